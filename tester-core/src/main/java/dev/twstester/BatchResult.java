@@ -1,0 +1,61 @@
+package dev.twstester;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one micro-batch did, in the same shape for the simulator and for a live Spark run.
+ *
+ * <pre>{@code
+ * BatchResult<String, CartEvent, CartAlert> batch = simulator.runBatch(events).lastBatch();
+ * assert batch.hadInput() && batch.droppedLate().isEmpty();
+ * List<CartAlert> alerts = batch.outputs();
+ * }</pre>
+ *
+ * @param batchId            Spark's micro-batch id: every batch counts, no-data batches too
+ * @param hadInput           true for a data batch, false for a no-data batch (run for a watermark
+ *                           advance or a processing-time tick)
+ * @param input              the rows the batch received, late ones included, in arrival order
+ * @param droppedLate        the rows dropped by the late-event filter before any processor call
+ * @param lateWatermark      the watermark input rows were compared with (the previous batch's)
+ * @param evictionWatermark  the watermark of this batch: event-time timers fire up to it and
+ *                           {@code TimerValues.getCurrentWatermarkInMs()} reports it
+ * @param batchTimestamp     the batch's processing time ({@code getCurrentProcessingTimeInMs()})
+ * @param outputs            the rows emitted, in Spark's order: input outputs key by key, then
+ *                           timer outputs (one shuffle partition)
+ * @param firedTimers        the timers that fired, in firing order
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+public record BatchResult<K, I, O>(
+        long batchId,
+        boolean hadInput,
+        List<I> input,
+        List<I> droppedLate,
+        Instant lateWatermark,
+        Instant evictionWatermark,
+        Instant batchTimestamp,
+        List<O> outputs,
+        List<FiredTimer<K>> firedTimers) {
+
+    public BatchResult {
+        input = List.copyOf(input);
+        droppedLate = List.copyOf(droppedLate);
+        Objects.requireNonNull(lateWatermark, "lateWatermark must not be null");
+        Objects.requireNonNull(evictionWatermark, "evictionWatermark must not be null");
+        Objects.requireNonNull(batchTimestamp, "batchTimestamp must not be null");
+        outputs = List.copyOf(outputs);
+        firedTimers = List.copyOf(firedTimers);
+    }
+
+    /** A short one-line description: id, kind, counts and times. */
+    public String summary() {
+        return "batch " + batchId + (hadInput ? " (data)" : " (no data)")
+                + ": rows in " + input.size() + ", dropped late " + droppedLate.size()
+                + ", watermark late=" + lateWatermark + " eviction=" + evictionWatermark
+                + ", processing time " + batchTimestamp
+                + ", outputs " + outputs.size() + ", timers fired " + firedTimers.size();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.twstester;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * The micro-batches one call (or a whole run) executed, in batch order.
+ *
+ * <pre>{@code
+ * RunResult<String, CartEvent, CartAlert> run = simulator.runBatch(file3Events);
+ * run.batches().size();   // 2: the data batch and the no-data batch after the watermark moved
+ * run.outputs();          // every output row of both, in order
+ * }</pre>
+ *
+ * @param batches the batches, oldest first
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+public record RunResult<K, I, O>(List<BatchResult<K, I, O>> batches) {
+    public RunResult {
+        batches = List.copyOf(batches);
+    }
+
+    /** All output rows of all batches, in order. */
+    public List<O> outputs() {
+        List<O> all = new ArrayList<>();
+        batches.forEach(b -> all.addAll(b.outputs()));
+        return all;
+    }
+
+    /** All timers fired in all batches, in order. */
+    public List<FiredTimer<K>> firedTimers() {
+        List<FiredTimer<K>> all = new ArrayList<>();
+        batches.forEach(b -> all.addAll(b.firedTimers()));
+        return all;
+    }
+
+    /** All rows dropped as late, in order. */
+    public List<I> droppedLate() {
+        List<I> all = new ArrayList<>();
+        batches.forEach(b -> all.addAll(b.droppedLate()));
+        return all;
+    }
+
+    /** The last batch that ran. */
+    public BatchResult<K, I, O> lastBatch() {
+        if (batches.isEmpty()) {
+            throw new NoSuchElementException("no micro-batch ran: Spark runs nothing before the first data batch"
+                    + " (in ProcessingTime mode a clock tick runs a batch only after one has run)");
+        }
+        return batches.get(batches.size() - 1);
+    }
+
+    /** True when no batch ran. */
+    public boolean isEmpty() {
+        return batches.isEmpty();
+    }
+}

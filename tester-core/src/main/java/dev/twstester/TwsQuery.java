@@ -1,0 +1,212 @@
+package dev.twstester;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.StatefulProcessor;
+import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
+import org.apache.spark.sql.streaming.TimeMode;
+
+/**
+ * One {@code transformWithState} query, defined once and run by either engine: the in-memory
+ * simulator ({@code dev.twstester.sim.TwsSimulator}) or live Spark. Immutable; built fluently.
+ *
+ * <pre>{@code
+ * TwsQuery<String, CartEvent, CartAlert> query = TwsQuery.builder(CartWatch::new)
+ *         .keyBy(CartEvent::getUserId, Encoders.STRING())      // groupByKey(...)
+ *         .input(Encoders.bean(CartEvent.class))
+ *         .output(Encoders.bean(CartAlert.class))
+ *         .timeMode(TimeMode.EventTime())
+ *         .outputMode(OutputMode.Update())
+ *         .watermark("ts", Duration.ofMinutes(10))               // withWatermark("ts", "10 minutes")
+ *         .build();
+ * }</pre>
+ *
+ * <p>The event time is read from the named column of the input encoder's row (a {@code timestamp}
+ * column: {@code java.sql.Timestamp} or {@code java.time.Instant} fields), exactly as
+ * {@code withWatermark} reads it, in microseconds.
+ *
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+public final class TwsQuery<K, I, O> {
+    private final Supplier<? extends StatefulProcessor<K, I, O>> processor;
+    private final MapFunction<I, K> keyFunction;
+    private final Encoder<K> keyEncoder;
+    private final Encoder<I> inputEncoder;
+    private final Encoder<O> outputEncoder;
+    private final TimeMode timeMode;
+    private final OutputMode outputMode;
+    private final String eventTimeColumn;
+    private final Duration watermarkDelay;
+    private final InitialState<K, ?> initialState;
+
+    private TwsQuery(Builder<K, I, O> b) {
+        this.processor = b.processor;
+        this.keyFunction = Objects.requireNonNull(b.keyFunction, "keyBy(...) must be set: the groupByKey function and key encoder");
+        this.keyEncoder = b.keyEncoder;
+        this.inputEncoder = Objects.requireNonNull(b.inputEncoder, "input(...) must be set: the encoder of the input rows");
+        this.outputEncoder = Objects.requireNonNull(b.outputEncoder, "output(...) must be set: the encoder of the output rows");
+        this.timeMode = b.timeMode;
+        this.outputMode = b.outputMode;
+        this.eventTimeColumn = b.eventTimeColumn;
+        this.watermarkDelay = b.watermarkDelay;
+        this.initialState = b.initialState;
+    }
+
+    /** Starts a query definition for processors made by {@code processor} (called once per query run). */
+    public static <K, I, O> Builder<K, I, O> builder(Supplier<? extends StatefulProcessor<K, I, O>> processor) {
+        return new Builder<>(Objects.requireNonNull(processor, "processor must not be null"));
+    }
+
+    /** A new processor instance, as the driver would deserialize it for a query run. */
+    public StatefulProcessor<K, I, O> newProcessor() {
+        StatefulProcessor<K, I, O> p = processor.get();
+        if (p == null) {
+            throw new IllegalStateException("the processor supplier returned null; pass e.g. MyProcessor::new");
+        }
+        return p;
+    }
+
+    public MapFunction<I, K> keyFunction() {
+        return keyFunction;
+    }
+
+    public Encoder<K> keyEncoder() {
+        return keyEncoder;
+    }
+
+    public Encoder<I> inputEncoder() {
+        return inputEncoder;
+    }
+
+    public Encoder<O> outputEncoder() {
+        return outputEncoder;
+    }
+
+    public TimeMode timeMode() {
+        return timeMode;
+    }
+
+    public OutputMode outputMode() {
+        return outputMode;
+    }
+
+    /** The input column {@code withWatermark} is applied to, if any. */
+    public Optional<String> eventTimeColumn() {
+        return Optional.ofNullable(eventTimeColumn);
+    }
+
+    /** The watermark delay ({@link Duration#ZERO} when there is no watermark). */
+    public Duration watermarkDelay() {
+        return watermarkDelay;
+    }
+
+    /** The initial state, for processors extending {@code StatefulProcessorWithInitialState}. */
+    public Optional<InitialState<K, ?>> initialState() {
+        return Optional.ofNullable(initialState);
+    }
+
+    /**
+     * Initial-state rows and their encoder: the {@code KeyValueGroupedDataset<K, S>} passed to
+     * {@code transformWithState}. Duplicate keys are allowed, as in Spark: each row is one
+     * {@code handleInitialState} call.
+     *
+     * @param rows    key/value pairs in the order given
+     * @param encoder the encoder of the state values
+     * @param <K>     grouping key type
+     * @param <S>     initial state value type
+     */
+    public record InitialState<K, S>(List<Map.Entry<K, S>> rows, Encoder<S> encoder) {
+        public InitialState {
+            rows = List.copyOf(rows);
+            Objects.requireNonNull(encoder, "encoder must not be null");
+        }
+    }
+
+    /** Fluent builder; every setter returns this builder. */
+    public static final class Builder<K, I, O> {
+        private final Supplier<? extends StatefulProcessor<K, I, O>> processor;
+        private MapFunction<I, K> keyFunction;
+        private Encoder<K> keyEncoder;
+        private Encoder<I> inputEncoder;
+        private Encoder<O> outputEncoder;
+        private TimeMode timeMode = TimeMode.None();
+        private OutputMode outputMode = OutputMode.Update();
+        private String eventTimeColumn;
+        private Duration watermarkDelay = Duration.ZERO;
+        private InitialState<K, ?> initialState;
+
+        private Builder(Supplier<? extends StatefulProcessor<K, I, O>> processor) {
+            this.processor = processor;
+        }
+
+        /** The {@code groupByKey} function and the key's encoder. */
+        public Builder<K, I, O> keyBy(MapFunction<I, K> keyFunction, Encoder<K> keyEncoder) {
+            this.keyFunction = Objects.requireNonNull(keyFunction, "keyFunction must not be null");
+            this.keyEncoder = Objects.requireNonNull(keyEncoder, "keyEncoder must not be null");
+            return this;
+        }
+
+        /** The encoder of the input rows (the Dataset's encoder). */
+        public Builder<K, I, O> input(Encoder<I> inputEncoder) {
+            this.inputEncoder = Objects.requireNonNull(inputEncoder, "inputEncoder must not be null");
+            return this;
+        }
+
+        /** The output encoder passed to {@code transformWithState}. */
+        public Builder<K, I, O> output(Encoder<O> outputEncoder) {
+            this.outputEncoder = Objects.requireNonNull(outputEncoder, "outputEncoder must not be null");
+            return this;
+        }
+
+        /** {@code TimeMode.None()} (the default), {@code ProcessingTime()} or {@code EventTime()}. */
+        public Builder<K, I, O> timeMode(TimeMode timeMode) {
+            this.timeMode = Objects.requireNonNull(timeMode, "timeMode must not be null");
+            return this;
+        }
+
+        /** The output mode passed to {@code transformWithState} (default {@code Update()}). */
+        public Builder<K, I, O> outputMode(OutputMode outputMode) {
+            this.outputMode = Objects.requireNonNull(outputMode, "outputMode must not be null");
+            return this;
+        }
+
+        /** {@code withWatermark(column, delay)} on the input: late-row filter and watermark source. */
+        public Builder<K, I, O> watermark(String eventTimeColumn, Duration delay) {
+            this.eventTimeColumn = Objects.requireNonNull(eventTimeColumn, "eventTimeColumn must not be null");
+            Objects.requireNonNull(delay, "delay must not be null");
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("watermark delay must not be negative: " + delay);
+            }
+            this.watermarkDelay = delay;
+            return this;
+        }
+
+        /** Initial state rows (key, value) and the value encoder; the processor must take initial state. */
+        public <S> Builder<K, I, O> initialState(List<? extends Map.Entry<K, S>> rows, Encoder<S> encoder) {
+            Objects.requireNonNull(rows, "rows must not be null");
+            this.initialState = new InitialState<>(new ArrayList<>(rows), encoder);
+            return this;
+        }
+
+        /** The immutable query; fails if a required part is missing. */
+        public TwsQuery<K, I, O> build() {
+            TwsQuery<K, I, O> query = new TwsQuery<>(this);
+            if (initialState != null && !(query.newProcessor() instanceof StatefulProcessorWithInitialState)) {
+                throw new IllegalArgumentException("initialState(...) needs a processor extending "
+                        + "StatefulProcessorWithInitialState<K, I, O, S>; this one does not");
+            }
+            return query;
+        }
+    }
+}

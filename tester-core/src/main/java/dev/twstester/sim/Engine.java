@@ -1,0 +1,347 @@
+package dev.twstester.sim;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.spark.SparkThrowable;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.streaming.ExpiredTimerInfo;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.StatefulProcessor;
+import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.TimerValues;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+
+import dev.twstester.BatchResult;
+import dev.twstester.FiredTimer;
+import dev.twstester.ProcessorException;
+import dev.twstester.TwsQuery;
+
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The micro-batch algorithm of Spark 4.2.0's {@code TransformWithStateExec} for one shuffle
+ * partition (spec section 14), plus the query-level bookkeeping {@code MicroBatchExecution} does
+ * around it: batch ids, the watermark, and which batches run at all.
+ */
+final class Engine<K, I, O> {
+    final TwsQuery<K, I, O> query;
+    final RowCodec<K> keyCodec;
+    final RowCodec<I> inputCodec;
+    final RowCodec<O> outputCodec;
+    final StateStore store;
+    private final int eventTimeIndex;
+    private final long delayMs;
+    private final ProcessorCopies<StatefulProcessor<K, I, O>> processors;
+    private final UUID queryId = UUID.randomUUID();
+    private final UUID runId = UUID.randomUUID();
+
+    long processingTimeMs;
+    /** The global watermark after the last batch: the next batch's eviction watermark. */
+    long watermarkMs;
+    /** The eviction watermark the last batch ran with: the next batch's late-event watermark. */
+    long lastBatchWatermarkMs;
+    long nextBatchId;
+    boolean batchRanInThisRun;
+
+    Engine(TwsQuery<K, I, O> query) {
+        this.query = query;
+        this.keyCodec = RowCodec.of(query.keyEncoder());
+        this.inputCodec = RowCodec.of(query.inputEncoder());
+        this.outputCodec = RowCodec.of(query.outputEncoder());
+        this.store = new StateStore(query.timeMode(), keyCodec);
+        this.eventTimeIndex = query.eventTimeColumn().map(this::eventTimeIndex).orElse(-1);
+        this.delayMs = query.watermarkDelay().toMillis();
+        this.processors = new ProcessorCopies<>(driverPass());
+    }
+
+    private int eventTimeIndex(String column) {
+        int index = inputCodec.fieldIndex(column);
+        if (index < 0) {
+            throw new IllegalArgumentException("watermark column '" + column + "' is not a column of the input: "
+                    + inputCodec.schema().simpleString());
+        }
+        DataType type = inputCodec.schema().fields()[index].dataType();
+        if (!type.equals(DataTypes.TimestampType) && !type.equals(DataTypes.TimestampNTZType)) {
+            throw new IllegalArgumentException("watermark column '" + column + "' has type " + type.simpleString()
+                    + "; withWatermark needs a timestamp column (java.sql.Timestamp or java.time.Instant field)");
+        }
+        return index;
+    }
+
+    /** The driver-side init/close pass Spark runs twice when a query run starts (spec 1.1). */
+    private StatefulProcessor<K, I, O> driverPass() {
+        StatefulProcessor<K, I, O> driver = query.newProcessor();
+        for (int pass = 0; pass < 2; pass++) {
+            driver.setHandle(new DriverHandle(store));
+            run("init", null, -1, () -> driver.init(query.outputMode(), query.timeMode()));
+            run("close", null, -1, driver::close);
+            driver.setHandle(null);
+        }
+        return driver;
+    }
+
+    /** Runs one micro-batch; on failure nothing of it is kept and the exception propagates. */
+    BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput) {
+        long batchId = nextBatchId;
+        long ts = processingTimeMs;
+        long lateWm = lastBatchWatermarkMs;
+        long evictWm = watermarkMs;
+        Timers timerValues = new Timers(ts, evictWm);
+        Batch batch = new Batch(batchId, timerValues);
+        List<Row<I>> parsed = parse(rows);
+        StatefulProcessor<K, I, O> processor = processors.fresh();
+        SimHandle handle = new SimHandle(store, SimHandle.queryInfo(queryId, runId, batchId));
+        Scope scope = store.scope();
+        scope.batchTimestampMs = ts;
+        processor.setHandle(handle);
+        try {
+            run("init", null, batchId, () -> processor.init(query.outputMode(), query.timeMode()));
+            handle.state = HandleState.INITIALIZED;
+            if (batchId == 0) {
+                query.initialState().ifPresent(init -> initialState(processor, init, batch));
+            }
+            List<I> dropped = new ArrayList<>();
+            inputs(processor, lateFilter(parsed, lateWm, dropped), batch);
+            handle.state = HandleState.DATA_PROCESSED;
+            timers(processor, batch);
+            handle.state = HandleState.TIMER_PROCESSED;
+            scope.key = null;
+            store.removeExpired(ts);
+            run("close", null, batchId, processor::close);
+            scope.journal.commit();
+            finish(parsed, evictWm);
+            return new BatchResult<>(batchId, hadInput, rows, dropped, Instant.ofEpochMilli(lateWm),
+                    Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired);
+        } catch (RuntimeException e) {
+            scope.journal.rollback();
+            throw e;
+        } finally {
+            scope.key = null;
+            handle.state = HandleState.CLOSED;
+            processor.setHandle(null);
+            scope.batchTimestampMs = processingTimeMs;
+        }
+    }
+
+    /** After a successful batch: the next batch's watermarks and id (spec 2.1). */
+    private void finish(List<Row<I>> parsed, long evictWm) {
+        long maxEventTimeMs = Long.MIN_VALUE;
+        for (Row<I> r : parsed) {
+            if (r.eventTimeMicros != null) {
+                maxEventTimeMs = Math.max(maxEventTimeMs, Math.floorDiv(r.eventTimeMicros, 1000L));
+            }
+        }
+        if (maxEventTimeMs != Long.MIN_VALUE) {
+            watermarkMs = Math.max(watermarkMs, maxEventTimeMs - delayMs);
+        }
+        lastBatchWatermarkMs = evictWm;
+        nextBatchId++;
+        batchRanInThisRun = true;
+    }
+
+    /**
+     * Spark's {@code shouldRunAnotherBatch} after the batch that just ran: always in
+     * ProcessingTime mode, otherwise when the watermark moved past the last eviction watermark
+     * and the output mode is Append or Update.
+     */
+    boolean wantsNoDataBatch() {
+        if (!batchRanInThisRun) {
+            return false;
+        }
+        if (query.timeMode().equals(TimeMode.ProcessingTime())) {
+            return true;
+        }
+        boolean appendOrUpdate = query.outputMode().equals(OutputMode.Append())
+                || query.outputMode().equals(OutputMode.Update());
+        return appendOrUpdate && watermarkMs > lastBatchWatermarkMs;
+    }
+
+    private List<Row<I>> parse(List<I> rows) {
+        List<Row<I>> parsed = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            I row = rows.get(i);
+            byte[] encoded;
+            try {
+                encoded = inputCodec.encode(row);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("input row " + i + " of batch " + nextBatchId
+                        + " cannot be encoded with the query's input encoder: " + row, e);
+            }
+            Long micros = null;
+            if (eventTimeIndex >= 0) {
+                UnsafeRow unsafe = inputCodec.row(encoded);
+                micros = unsafe.isNullAt(eventTimeIndex) ? null : unsafe.getLong(eventTimeIndex);
+            }
+            K key = keyOf(inputCodec.decode(encoded));
+            parsed.add(new Row<>(row, encoded, new Bytes(keyCodec.encode(key)), micros));
+        }
+        return parsed;
+    }
+
+    K keyOf(I row) {
+        try {
+            return query.keyFunction().call(row);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("the key function threw for input row " + row + ": " + e, e);
+        }
+    }
+
+    /** Late-row filter of EventTime mode: event time at or before the previous batch's watermark (in µs). */
+    private List<Row<I>> lateFilter(List<Row<I>> rows, long lateWmMs, List<I> dropped) {
+        if (eventTimeIndex < 0 || !query.timeMode().equals(TimeMode.EventTime())) {
+            return rows;
+        }
+        List<Row<I>> kept = new ArrayList<>(rows.size());
+        for (Row<I> r : rows) {
+            if (r.eventTimeMicros != null && r.eventTimeMicros <= lateWmMs * 1000L) {
+                dropped.add(r.original);
+            } else {
+                kept.add(r);
+            }
+        }
+        return kept;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <S> void initialState(StatefulProcessor<K, I, O> processor, TwsQuery.InitialState<K, S> init, Batch batch) {
+        StatefulProcessorWithInitialState<K, I, O, S> p = (StatefulProcessorWithInitialState<K, I, O, S>) processor;
+        RowCodec<S> valueCodec = store.codec(init.encoder());
+        Map<Bytes, List<S>> byKey = new LinkedHashMap<>();
+        for (Map.Entry<K, S> e : init.rows()) {
+            byKey.computeIfAbsent(new Bytes(keyCodec.encode(e.getKey())), k -> new ArrayList<>())
+                    .add(valueCodec.decode(valueCodec.encode(e.getValue())));
+        }
+        for (Bytes key : sortedKeys(byKey)) {
+            for (S value : byKey.get(key)) {
+                K k = enter(key);
+                run("handleInitialState", k, batch.id, () -> p.handleInitialState(k, value, batch.timerValues));
+            }
+        }
+    }
+
+    private void inputs(StatefulProcessor<K, I, O> processor, List<Row<I>> rows, Batch batch) {
+        Map<Bytes, List<I>> byKey = new LinkedHashMap<>();
+        for (Row<I> r : rows) {
+            byKey.computeIfAbsent(r.key, k -> new ArrayList<>()).add(inputCodec.decode(r.encoded));
+        }
+        for (Bytes key : sortedKeys(byKey)) {
+            K k = enter(key);
+            scala.collection.Iterator<I> values = CollectionConverters.asScala(byKey.get(key).iterator());
+            scala.collection.Iterator<O> out = callSync("handleInputRows", k, batch.id,
+                    () -> processor.handleInputRows(k, values, batch.timerValues));
+            consume("handleInputRows", k, out, batch);
+        }
+    }
+
+    /** Timers due at the threshold, from a snapshot taken now; each is deleted after its callback. */
+    private void timers(StatefulProcessor<K, I, O> processor, Batch batch) {
+        long threshold;
+        if (query.timeMode().equals(TimeMode.ProcessingTime())) {
+            threshold = batch.timerValues.processingTimeMs;
+        } else if (query.timeMode().equals(TimeMode.EventTime())) {
+            threshold = batch.timerValues.watermarkMs;
+        } else {
+            return;
+        }
+        for (TimerStore.Timer timer : store.timers().expired(threshold)) {
+            K k = enter(timer.key());
+            long expiry = timer.expiry();
+            ExpiredTimerInfo info = () -> expiry;
+            scala.collection.Iterator<O> out = callSync("handleExpiredTimer", k, batch.id,
+                    () -> processor.handleExpiredTimer(k, batch.timerValues, info));
+            consume("handleExpiredTimer", k, out, batch);
+            store.timers().delete(timer.key(), expiry);
+            batch.fired.add(new FiredTimer<>(k, Instant.ofEpochMilli(expiry)));
+        }
+    }
+
+    /** Sets the implicit key and returns a fresh key object, as Spark deserializes one per call. */
+    private K enter(Bytes key) {
+        store.scope().key = key;
+        return keyCodec.decode(key.array());
+    }
+
+    private List<Bytes> sortedKeys(Map<Bytes, ?> byKey) {
+        List<Bytes> keys = new ArrayList<>(byKey.keySet());
+        keys.sort((a, b) -> keyCodec.compareNatural(a.array(), b.array()));
+        return keys;
+    }
+
+    private void consume(String function, K key, scala.collection.Iterator<O> out, Batch batch) {
+        if (out == null) {
+            throw ProcessorException.lazyIterator(function, key, batch.id,
+                    new NullPointerException(function + " returned null; return scala.collection.Iterator.empty()"));
+        }
+        while (true) {
+            O next;
+            try {
+                if (!out.hasNext()) {
+                    return;
+                }
+                next = out.next();
+            } catch (RuntimeException e) {
+                throw ProcessorException.lazyIterator(function, key, batch.id, e);
+            }
+            batch.outputs.add(outputCodec.decode(outputCodec.encode(next)));
+        }
+    }
+
+    /** Spark's {@code withStatefulProcessorErrorHandling}: Spark errors as they are, the user's wrapped. */
+    private <R> R callSync(String function, Object key, long batchId, java.util.function.Supplier<R> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            if (e instanceof SparkThrowable st && st.getCondition() != null) {
+                throw e;
+            }
+            throw ProcessorException.userFunction(function, key, batchId, e);
+        }
+    }
+
+    private void run(String function, Object key, long batchId, Runnable call) {
+        callSync(function, key, batchId, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    long timersRegistered() {
+        return store.timers().size();
+    }
+
+    /** One input row: as given, encoded, its encoded grouping key and its event time. */
+    private record Row<T>(T original, byte[] encoded, Bytes key, Long eventTimeMicros) {}
+
+    /** Per-batch collections. */
+    private final class Batch {
+        final long id;
+        final Timers timerValues;
+        final List<O> outputs = new ArrayList<>();
+        final List<FiredTimer<K>> fired = new ArrayList<>();
+
+        Batch(long id, Timers timerValues) {
+            this.id = id;
+            this.timerValues = timerValues;
+        }
+    }
+
+    /** {@code TimerValues}: the batch timestamp and the eviction watermark, in every time mode. */
+    record Timers(long processingTimeMs, long watermarkMs) implements TimerValues {
+        @Override
+        public long getCurrentProcessingTimeInMs() {
+            return processingTimeMs;
+        }
+
+        @Override
+        public long getCurrentWatermarkInMs() {
+            return watermarkMs;
+        }
+    }
+}

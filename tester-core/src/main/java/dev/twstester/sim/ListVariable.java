@@ -1,0 +1,158 @@
+package dev.twstester.sim;
+
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.spark.sql.streaming.ListState;
+
+import scala.jdk.javaapi.CollectionConverters;
+
+/** A ListState variable: encoded elements in append order, each with its own expiration. */
+final class ListVariable<T> extends StateVariable {
+    private record Element(byte[] value, long expiry) {}
+
+    private final RowCodec<T> codec;
+    private final Map<Bytes, List<Element>> lists = new HashMap<>();
+
+    ListVariable(String name, RowCodec<T> codec, long ttlMs, Scope scope) {
+        super(name, ttlMs, scope);
+        this.codec = codec;
+    }
+
+    @Override
+    String kind() {
+        return "list";
+    }
+
+    @Override
+    Set<Bytes> keys() {
+        return lists.keySet();
+    }
+
+    List<T> get(Bytes key) {
+        List<T> out = new ArrayList<>();
+        for (Element e : lists.getOrDefault(key, List.of())) {
+            if (visible(e.expiry)) {
+                out.add(codec.decode(e.value));
+            }
+        }
+        return out;
+    }
+
+    void put(Bytes key, List<T> values) {
+        List<Element> encoded = encodeAll(values);
+        remember(key);
+        lists.put(key, encoded);
+    }
+
+    void append(Bytes key, List<T> values) {
+        List<Element> encoded = encodeAll(values);
+        remember(key);
+        lists.computeIfAbsent(key, k -> new ArrayList<>()).addAll(encoded);
+    }
+
+    @Override
+    void clearKey(Bytes key) {
+        remember(key);
+        lists.remove(key);
+    }
+
+    @Override
+    int removeExpired(long batchTimestampMs) {
+        if (ttlMs == 0) {
+            return 0;
+        }
+        int removed = 0;
+        for (var it = lists.entrySet().iterator(); it.hasNext();) {
+            List<Element> list = it.next().getValue();
+            int before = list.size();
+            list.removeIf(e -> batchTimestampMs >= e.expiry);
+            removed += before - list.size();
+            if (list.isEmpty()) {
+                it.remove();
+            }
+        }
+        return removed;
+    }
+
+    private List<Element> encodeAll(List<T> values) {
+        long expiry = expiryForWrite();
+        List<Element> encoded = new ArrayList<>(values.size());
+        for (T v : values) {
+            encoded.add(new Element(codec.encode(v), expiry));
+        }
+        return encoded;
+    }
+
+    private void remember(Bytes key) {
+        List<Element> before = lists.containsKey(key) ? new ArrayList<>(lists.get(key)) : null;
+        scope.journal.remember(this, key, () -> {
+            if (before == null) {
+                lists.remove(key);
+            } else {
+                lists.put(key, before);
+            }
+        });
+    }
+
+    /** Spark's validateNewState: a non-null, non-empty array of non-null elements. */
+    private List<T> validated(Object array) {
+        requireNonNull(array, name);
+        if (!array.getClass().isArray()) {
+            throw new IllegalArgumentException("ListState." + name + ": expected a Java array (T[]), got "
+                    + array.getClass().getName());
+        }
+        int n = Array.getLength(array);
+        if (n == 0) {
+            throw SparkErrors.emptyList(name);
+        }
+        List<T> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            @SuppressWarnings("unchecked")
+            T v = (T) Array.get(array, i);
+            requireNonNull(v, name);
+            values.add(v);
+        }
+        return values;
+    }
+
+    /** The {@link ListState} a processor gets from {@code getListState} in {@code init}. */
+    ListState<T> view() {
+        return new ListState<>() {
+            @Override
+            public boolean exists() {
+                return !ListVariable.this.get(scope.requireKey(name)).isEmpty();
+            }
+
+            @Override
+            public scala.collection.Iterator<T> get() {
+                return CollectionConverters.asScala(ListVariable.this.get(scope.requireKey(name)).iterator());
+            }
+
+            @Override
+            public void put(Object newState) {
+                ListVariable.this.put(scope.requireKey(name), validated(newState));
+            }
+
+            @Override
+            public void appendValue(T newState) {
+                requireNonNull(newState, name);
+                append(scope.requireKey(name), List.of(newState));
+            }
+
+            @Override
+            public void appendList(Object newState) {
+                append(scope.requireKey(name), validated(newState));
+            }
+
+            @Override
+            public void clear() {
+                clearKey(scope.requireKey(name));
+            }
+        };
+    }
+}

@@ -1,0 +1,115 @@
+package dev.twstester.sim;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Objects;
+
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering$;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The one place that uses Spark internals: an {@link Encoder} turned into Spark's row format and
+ * back, as the state store and the sink see it. No SparkSession is created.
+ *
+ * <p>Objects are encoded to the bytes of an {@link UnsafeRow}, the format RocksDB keeps, so a
+ * stored value is a copy that later mutation of the object cannot change, and a read returns a
+ * new object. Orders that Spark derives from those bytes (timer ties, {@code listTimers()},
+ * MapState iteration) are computed from the same bytes.
+ */
+final class RowCodec<T> {
+    private final Encoder<T> encoder;
+    private final ExpressionEncoder<T> resolved;
+    private final ExpressionEncoder.Serializer<T> serializer;
+    private final ExpressionEncoder.Deserializer<T> deserializer;
+    private final UnsafeProjection toUnsafe;
+    private final StructType schema;
+    private final UnsafeProjection nested;
+    private Comparator<InternalRow> ordering;
+
+    private RowCodec(Encoder<T> encoder) {
+        this.encoder = encoder;
+        ExpressionEncoder<T> expression =
+                org.apache.spark.sql.catalyst.encoders.package$.MODULE$.encoderFor(encoder);
+        this.resolved = expression.resolveAndBind(
+                expression.resolveAndBind$default$1(), expression.resolveAndBind$default$2());
+        this.serializer = resolved.createSerializer();
+        this.deserializer = resolved.createDeserializer();
+        this.schema = resolved.schema();
+        this.toUnsafe = UnsafeProjection.create(schema);
+        this.nested = UnsafeProjection.create(
+                new StructType(new StructField[] {new StructField("nested", schema, true,
+                        org.apache.spark.sql.types.Metadata.empty())}));
+    }
+
+    static <T> RowCodec<T> of(Encoder<T> encoder) {
+        Objects.requireNonNull(encoder, "encoder must not be null");
+        return new RowCodec<>(encoder);
+    }
+
+    Encoder<T> encoder() {
+        return encoder;
+    }
+
+    StructType schema() {
+        return schema;
+    }
+
+    /** The bytes of the UnsafeRow Spark would store for {@code value}; fails as Spark's encoder does. */
+    byte[] encode(T value) {
+        InternalRow row = serializer.apply(value);
+        UnsafeRow unsafe = row instanceof UnsafeRow u ? u : toUnsafe.apply(row);
+        return unsafe.copy().getBytes();
+    }
+
+    /** A new object decoded from stored bytes. */
+    T decode(byte[] bytes) {
+        return deserializer.apply(row(bytes));
+    }
+
+    UnsafeRow row(byte[] bytes) {
+        UnsafeRow row = new UnsafeRow(schema.length());
+        row.pointTo(bytes, bytes.length);
+        return row;
+    }
+
+    /**
+     * The bytes of a one-column row whose column is this row as a nested struct: the shape in
+     * which Spark's RocksDB encoders append a grouping key (timer index) or a map key (MapState)
+     * after the prefix, and so the bytes whose unsigned order decides iteration.
+     */
+    byte[] nestedBytes(byte[] bytes) {
+        GenericInternalRow outer = new GenericInternalRow(new Object[] {row(bytes)});
+        return nested.apply(outer).copy().getBytes();
+    }
+
+    /** Spark SQL's ascending order of the encoded columns (nulls first), as the sort before grouping. */
+    int compareNatural(byte[] a, byte[] b) {
+        if (ordering == null) {
+            DataType[] types = Arrays.stream(schema.fields()).map(StructField::dataType).toArray(DataType[]::new);
+            ordering = InterpretedOrdering$.MODULE$.forSchema(
+                    CollectionConverters.asScala(Arrays.asList(types)).toSeq());
+        }
+        return ordering.compare(row(a), row(b));
+    }
+
+    /** Index of a top-level column, or -1. */
+    int fieldIndex(String column) {
+        String[] names = schema.fieldNames();
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(column)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

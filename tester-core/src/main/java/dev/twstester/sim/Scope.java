@@ -1,0 +1,21 @@
+package dev.twstester.sim;
+
+/**
+ * What the running micro-batch exposes to state variables: the implicit grouping key (Spark
+ * keeps it in a thread local), the batch timestamp that TTL reads and writes use, and the undo
+ * journal. Outside a batch the key is null and the timestamp is the simulator's clock.
+ */
+final class Scope {
+    final Journal journal = new Journal();
+    Bytes key;
+    long batchTimestampMs;
+
+    Bytes requireKey(String stateName) {
+        if (key == null) {
+            // Spark's StateStoreErrors.implicitKeyNotFound
+            throw Sneaky.raise(org.apache.spark.SparkException.internalError(
+                    "Implicit key not found in state store for stateName=" + stateName, "TWS"));
+        }
+        return key;
+    }
+}

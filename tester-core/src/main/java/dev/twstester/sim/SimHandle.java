@@ -1,0 +1,151 @@
+package dev.twstester.sim;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.streaming.ListState;
+import org.apache.spark.sql.streaming.MapState;
+import org.apache.spark.sql.streaming.QueryInfo;
+import org.apache.spark.sql.streaming.StatefulProcessorHandle;
+import org.apache.spark.sql.streaming.TTLConfig;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.ValueState;
+
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The executor-side handle of one micro-batch (Spark's {@code StatefulProcessorHandleImpl}):
+ * state variables only in {@code init}, timers only between input and close, TTL validated when
+ * a variable is obtained, the same error classes as Spark.
+ */
+final class SimHandle implements StatefulProcessorHandle {
+    private final StateStore store;
+    private final QueryInfo queryInfo;
+    HandleState state = HandleState.CREATED;
+
+    SimHandle(StateStore store, QueryInfo queryInfo) {
+        this.store = store;
+        this.queryInfo = queryInfo;
+    }
+
+    @Override
+    public <T> ValueState<T> getValueState(String name, Encoder<T> encoder, TTLConfig ttl) {
+        verifyState("get_value_state");
+        return store.value(name, encoder, ttlMs(name, ttl)).view();
+    }
+
+    @Override
+    public <T> ValueState<T> getValueState(String name, TTLConfig ttl, Encoder<T> encoder) {
+        return getValueState(name, encoder, ttl);
+    }
+
+    @Override
+    public <T> ListState<T> getListState(String name, Encoder<T> encoder, TTLConfig ttl) {
+        verifyState("get_list_state");
+        return store.list(name, encoder, ttlMs(name, ttl)).view();
+    }
+
+    @Override
+    public <T> ListState<T> getListState(String name, TTLConfig ttl, Encoder<T> encoder) {
+        return getListState(name, encoder, ttl);
+    }
+
+    @Override
+    public <MK, MV> MapState<MK, MV> getMapState(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder,
+            TTLConfig ttl) {
+        verifyState("get_map_state");
+        return store.map(name, keyEncoder, valueEncoder, ttlMs(name, ttl)).view();
+    }
+
+    @Override
+    public <MK, MV> MapState<MK, MV> getMapState(String name, TTLConfig ttl, Encoder<MK> keyEncoder,
+            Encoder<MV> valueEncoder) {
+        return getMapState(name, keyEncoder, valueEncoder, ttl);
+    }
+
+    @Override
+    public QueryInfo getQueryInfo() {
+        return queryInfo;
+    }
+
+    @Override
+    public void registerTimer(long expiryTimestampMs) {
+        verifyTimers(store.timeMode(), state, "register_timer");
+        store.timers().register(store.scope().requireKey("$timers"), expiryTimestampMs);
+    }
+
+    @Override
+    public void deleteTimer(long expiryTimestampMs) {
+        verifyTimers(store.timeMode(), state, "delete_timer");
+        store.timers().delete(store.scope().requireKey("$timers"), expiryTimestampMs);
+    }
+
+    @Override
+    public scala.collection.Iterator<Object> listTimers() {
+        verifyTimers(store.timeMode(), state, "list_timers");
+        return CollectionConverters.asScala(
+                store.timers().list(store.scope().requireKey("$timers")).stream().map(t -> (Object) t).iterator());
+    }
+
+    @Override
+    public void deleteIfExists(String name) {
+        verifyState("delete_if_exists");
+        store.deleteVariable(name);
+    }
+
+    private void verifyState(String operation) {
+        if (state != HandleState.CREATED) {
+            throw SparkErrors.invalidHandleState(operation, state);
+        }
+    }
+
+    /** Spark's {@code verifyTimerOperations}: time mode first, then INITIALIZED <= state < TIMER_PROCESSED. */
+    static void verifyTimers(TimeMode timeMode, HandleState state, String operation) {
+        if (timeMode.equals(TimeMode.None())) {
+            throw SparkErrors.invalidTimeMode(operation, timeMode);
+        }
+        if (state.compareTo(HandleState.INITIALIZED) < 0 || state.compareTo(HandleState.TIMER_PROCESSED) >= 0) {
+            throw SparkErrors.invalidHandleState(operation, state);
+        }
+    }
+
+    /** Spark's {@code validateTTLConfig}; 0 means TTL is off. */
+    private long ttlMs(String name, TTLConfig ttl) {
+        Duration d = ttl == null ? null : ttl.ttlDuration();
+        if (d != null && d.isZero()) {
+            return 0;
+        }
+        if (!store.timeMode().equals(TimeMode.ProcessingTime())) {
+            throw SparkErrors.ttlInWrongTimeMode(name, store.timeMode());
+        }
+        if (d == null || d.isNegative()) {
+            throw SparkErrors.ttlMustBePositive(name);
+        }
+        return d.toMillis();
+    }
+
+    static QueryInfo queryInfo(UUID queryId, UUID runId, long batchId) {
+        return new QueryInfo() {
+            @Override
+            public UUID getQueryId() {
+                return queryId;
+            }
+
+            @Override
+            public UUID getRunId() {
+                return runId;
+            }
+
+            @Override
+            public long getBatchId() {
+                return batchId;
+            }
+
+            @Override
+            public String toString() {
+                return "QueryInfo(queryId=" + queryId + ", runId=" + runId + ", batchId=" + batchId + ")";
+            }
+        };
+    }
+}

@@ -1,0 +1,104 @@
+package dev.twstester.sim;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.streaming.TimeMode;
+
+/**
+ * All state of one simulated query: state variables by name, timers, and the scope of the
+ * running batch. It outlives processor instances, exactly as the state store outlives tasks.
+ */
+final class StateStore {
+    private final TimeMode timeMode;
+    private final Scope scope = new Scope();
+    private final Map<String, StateVariable> variables = new LinkedHashMap<>();
+    private final Map<Encoder<?>, RowCodec<?>> codecs = new HashMap<>();
+    private final TimerStore timers;
+
+    StateStore(TimeMode timeMode, RowCodec<?> keyCodec) {
+        this.timeMode = timeMode;
+        this.timers = new TimerStore(keyCodec, scope.journal);
+    }
+
+    TimeMode timeMode() {
+        return timeMode;
+    }
+
+    Scope scope() {
+        return scope;
+    }
+
+    TimerStore timers() {
+        return timers;
+    }
+
+    Map<String, StateVariable> variables() {
+        return variables;
+    }
+
+    <T> ValueVariable<T> value(String name, Encoder<T> encoder, long ttlMs) {
+        return variable(name, ValueVariable.class, () -> new ValueVariable<>(name, codec(encoder), ttlMs, scope));
+    }
+
+    <T> ListVariable<T> list(String name, Encoder<T> encoder, long ttlMs) {
+        return variable(name, ListVariable.class, () -> new ListVariable<>(name, codec(encoder), ttlMs, scope));
+    }
+
+    <MK, MV> MapVariable<MK, MV> map(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder, long ttlMs) {
+        return variable(name, MapVariable.class,
+                () -> new MapVariable<>(name, codec(keyEncoder), codec(valueEncoder), ttlMs, scope));
+    }
+
+    /** {@code deleteIfExists}: drops the variable with all its data (undone if the batch fails). */
+    void deleteVariable(String name) {
+        StateVariable removed = variables.remove(name);
+        if (removed != null) {
+            scope.journal.remember(variables, new Bytes(name.getBytes(StandardCharsets.UTF_8)),
+                    () -> variables.put(name, removed));
+        }
+    }
+
+    /** Grouping keys with any state or timer. */
+    Set<Bytes> keysWithState() {
+        Set<Bytes> keys = new TreeSet<>();
+        variables.values().forEach(v -> keys.addAll(v.keys()));
+        keys.addAll(timers.keys());
+        return keys;
+    }
+
+    /** TTL cleanup at the end of a batch; returns the number of values removed. */
+    int removeExpired(long batchTimestampMs) {
+        int removed = 0;
+        for (StateVariable v : variables.values()) {
+            removed += v.removeExpired(batchTimestampMs);
+        }
+        return removed;
+    }
+
+    @SuppressWarnings("unchecked")
+    <T> RowCodec<T> codec(Encoder<T> encoder) {
+        return (RowCodec<T>) codecs.computeIfAbsent(encoder, e -> RowCodec.of(e));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <V extends StateVariable> V variable(String name, Class<?> kind, Supplier<V> create) {
+        StateVariable existing = variables.get(name);
+        if (existing == null) {
+            V created = create.get();
+            variables.put(name, created);
+            return created;
+        }
+        if (!kind.isInstance(existing)) {
+            throw new IllegalStateException("state variable '" + name + "' is a " + existing.kind()
+                    + " state; it cannot also be obtained as another kind: give each variable its own name");
+        }
+        return (V) existing;
+    }
+}

@@ -1,0 +1,103 @@
+package dev.twstester.sim;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Registered timers, indexed the two ways Spark's {@code TimerStateImpl} indexes them: per key
+ * (listed in the unsigned order of the expiry's little-endian bytes, the order of the UnsafeRow
+ * bytes RocksDB scans) and by expiry across keys (ties ordered by the encoded key's bytes).
+ */
+final class TimerStore {
+    /** A timer in the by-expiry index. */
+    record Timer(long expiry, Bytes order, Bytes key) {}
+
+    /** {@code listTimers()} order: unsigned comparison of the little-endian bytes. */
+    static final Comparator<Long> LIST_ORDER =
+            (a, b) -> Long.compareUnsigned(Long.reverseBytes(a), Long.reverseBytes(b));
+
+    private static final Comparator<Timer> FIRE_ORDER =
+            Comparator.comparingLong(Timer::expiry).thenComparing(Timer::order);
+
+    private final Map<Bytes, TreeSet<Long>> byKey = new HashMap<>();
+    private final TreeSet<Timer> byExpiry = new TreeSet<>(FIRE_ORDER);
+    private final Map<Bytes, Bytes> orderOfKey = new HashMap<>();
+    private final RowCodec<?> keyCodec;
+    private final Journal journal;
+
+    TimerStore(RowCodec<?> keyCodec, Journal journal) {
+        this.keyCodec = keyCodec;
+        this.journal = journal;
+    }
+
+    /** Registers; a second registration of the same key and expiry is a no-op, as in Spark. */
+    void register(Bytes key, long expiry) {
+        if (!byKey.containsKey(key) || !byKey.get(key).contains(expiry)) {
+            remember(key);
+            byKey.computeIfAbsent(key, k -> new TreeSet<>(LIST_ORDER)).add(expiry);
+            byExpiry.add(new Timer(expiry, order(key), key));
+        }
+    }
+
+    /** Deletes; deleting a timer that does not exist is a no-op, as in Spark. */
+    void delete(Bytes key, long expiry) {
+        TreeSet<Long> timers = byKey.get(key);
+        if (timers != null && timers.contains(expiry)) {
+            remember(key);
+            timers.remove(expiry);
+            if (timers.isEmpty()) {
+                byKey.remove(key);
+            }
+            byExpiry.remove(new Timer(expiry, order(key), key));
+        }
+    }
+
+    /** A key's timers in {@code listTimers()} order. */
+    List<Long> list(Bytes key) {
+        TreeSet<Long> timers = byKey.get(key);
+        return timers == null ? List.of() : new ArrayList<>(timers);
+    }
+
+    /** Snapshot of every timer with expiry at or below {@code threshold}, in firing order. */
+    List<Timer> expired(long threshold) {
+        List<Timer> due = new ArrayList<>();
+        for (Timer t : byExpiry) {
+            if (t.expiry() > threshold) {
+                break;
+            }
+            due.add(t);
+        }
+        return due;
+    }
+
+    Set<Bytes> keys() {
+        return byKey.keySet();
+    }
+
+    int size() {
+        return byExpiry.size();
+    }
+
+    private Bytes order(Bytes key) {
+        return orderOfKey.computeIfAbsent(key, k -> new Bytes(keyCodec.nestedBytes(k.array())));
+    }
+
+    private void remember(Bytes key) {
+        List<Long> before = list(key);
+        journal.remember(this, key, () -> {
+            for (Long t : list(key)) {
+                byExpiry.remove(new Timer(t, order(key), key));
+            }
+            byKey.remove(key);
+            for (Long t : before) {
+                byKey.computeIfAbsent(key, k -> new TreeSet<>(LIST_ORDER)).add(t);
+                byExpiry.add(new Timer(t, order(key), key));
+            }
+        });
+    }
+}

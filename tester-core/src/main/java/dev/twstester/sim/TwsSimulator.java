@@ -1,0 +1,186 @@
+package dev.twstester.sim;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+import org.apache.spark.sql.streaming.TimeMode;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunResult;
+import dev.twstester.TwsQuery;
+
+/**
+ * Runs a {@link TwsQuery} in memory, micro-batch by micro-batch, as Spark 4.2.0's
+ * {@code transformWithState} with the RocksDB state store and one shuffle partition would. No
+ * SparkSession is started.
+ *
+ * <h2>Setup</h2>
+ * <pre>{@code
+ * TwsSimulator<String, CartEvent, CartAlert> sim = new TwsSimulator<>(query);
+ * }</pre>
+ * The constructor runs the driver-side {@code init}/{@code close} pass Spark runs when a query
+ * starts, so errors Spark raises while planning the first batch (a duplicate state variable, state
+ * used in {@code init}) are thrown here.
+ *
+ * <h2>Sending input and batches</h2>
+ * {@link #runBatch(List)} is one micro-batch across keys: late rows dropped against the previous
+ * batch's watermark, keys in Spark's ascending key order with all of a key's rows in one
+ * {@code handleInputRows} call, then due timers, then TTL cleanup, then {@code close()}. When
+ * the batch moved the watermark (EventTime or None mode with Append or Update output), the no-data
+ * batch Spark runs next follows at once, at the same processing time. {@link #test} is a one-key
+ * batch, like Spark's {@code TwsTester.test}.
+ *
+ * <h2>Time and timers</h2>
+ * Processing time is a manual clock starting at the epoch: {@link #advanceProcessingTime} and
+ * {@link #setProcessingTime} move it. In ProcessingTime mode each move is one trigger tick and runs
+ * a (no-data) batch, as Spark does once a batch has run. The watermark comes from the input's
+ * event-time column; {@link #advanceWatermarkTo} forces it, a test convenience Spark does not have.
+ *
+ * <h2>State</h2>
+ * {@link #state()} reads and writes state and timers of any key between batches.
+ *
+ * <h2>Limitations</h2>
+ * One shuffle partition; one source; the follow-up no-data batch runs at the data batch's
+ * processing time (Spark's runs at the next trigger). A failing batch leaves everything as it was
+ * before the batch and rethrows.
+ *
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+public final class TwsSimulator<K, I, O> {
+    private final Engine<K, I, O> engine;
+    private final List<BatchResult<K, I, O>> history = new ArrayList<>();
+
+    /** A simulator for {@code query}, with processing time and watermark at the epoch and no batch run. */
+    public TwsSimulator(TwsQuery<K, I, O> query) {
+        this.engine = new Engine<>(Objects.requireNonNull(query, "query must not be null"));
+    }
+
+    /** One micro-batch with {@code rows} (possibly none), then the no-data batch Spark would run next. */
+    public RunResult<K, I, O> runBatch(List<I> rows) {
+        Objects.requireNonNull(rows, "rows must not be null");
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        ran.add(record(engine.runBatch(rows, true)));
+        if (!isProcessingTime() && engine.wantsNoDataBatch()) {
+            ran.add(record(engine.runBatch(List.of(), false)));
+        }
+        return new RunResult<>(ran);
+    }
+
+    /** Varargs form of {@link #runBatch(List)}. */
+    @SafeVarargs
+    public final RunResult<K, I, O> runBatch(I... rows) {
+        return runBatch(Arrays.asList(rows));
+    }
+
+    /**
+     * A micro-batch holding only {@code key}'s rows: the per-key convenience of Spark's
+     * {@code TwsTester.test}. Every row must belong to {@code key} under the query's key function.
+     */
+    public RunResult<K, I, O> test(K key, List<I> rows) {
+        byte[] expected = engine.keyCodec.encode(key);
+        for (I row : rows) {
+            if (!Arrays.equals(expected, engine.keyCodec.encode(engine.keyOf(row)))) {
+                throw new IllegalArgumentException("row " + row + " has key " + engine.keyOf(row) + ", not " + key
+                        + "; test(key, rows) takes one key's rows, use runBatch(rows) for several keys");
+            }
+        }
+        return runBatch(rows);
+    }
+
+    /** Moves processing time forward by {@code duration}; in ProcessingTime mode that tick runs a batch. */
+    public RunResult<K, I, O> advanceProcessingTime(Duration duration) {
+        Objects.requireNonNull(duration, "duration must not be null");
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("advanceProcessingTime(" + duration + "): processing time never moves backwards");
+        }
+        return setProcessingTime(processingTime().plus(duration));
+    }
+
+    /**
+     * Sets processing time to {@code time}, which must not be before the current one. In
+     * ProcessingTime mode, once a batch has run, a change is one trigger tick and runs a no-data
+     * batch (timers up to {@code time} fire, TTL up to it expires).
+     */
+    public RunResult<K, I, O> setProcessingTime(Instant time) {
+        Objects.requireNonNull(time, "time must not be null");
+        long ms = time.toEpochMilli();
+        if (ms < engine.processingTimeMs) {
+            throw new IllegalArgumentException("setProcessingTime(" + time + ") is before the current processing time "
+                    + processingTime() + "; processing time never moves backwards");
+        }
+        boolean tick = ms > engine.processingTimeMs;
+        engine.processingTimeMs = ms;
+        engine.store.scope().batchTimestampMs = ms;
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        if (tick && isProcessingTime() && engine.wantsNoDataBatch()) {
+            ran.add(record(engine.runBatch(List.of(), false)));
+        }
+        return new RunResult<>(ran);
+    }
+
+    /**
+     * Forces the watermark up to {@code watermark} as if input had moved it there; the next batch
+     * uses it as its eviction watermark. Runs the no-data batch Spark would run after such an
+     * advance (EventTime or None mode, Append or Update output, after the first batch). A test
+     * convenience: Spark itself only moves the watermark from event times.
+     */
+    public RunResult<K, I, O> advanceWatermarkTo(Instant watermark) {
+        Objects.requireNonNull(watermark, "watermark must not be null");
+        long ms = watermark.toEpochMilli();
+        if (ms < engine.watermarkMs) {
+            throw new IllegalArgumentException("advanceWatermarkTo(" + watermark + ") is before the current watermark "
+                    + watermark() + "; watermarks never move backwards");
+        }
+        engine.watermarkMs = ms;
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        if (!isProcessingTime() && engine.wantsNoDataBatch()) {
+            ran.add(record(engine.runBatch(List.of(), false)));
+        }
+        return new RunResult<>(ran);
+    }
+
+    /** The current processing time (the next batch's timestamp). */
+    public Instant processingTime() {
+        return Instant.ofEpochMilli(engine.processingTimeMs);
+    }
+
+    /** The current watermark: the next batch's eviction watermark. */
+    public Instant watermark() {
+        return Instant.ofEpochMilli(engine.watermarkMs);
+    }
+
+    /** The id the next micro-batch will get. */
+    public long nextBatchId() {
+        return engine.nextBatchId;
+    }
+
+    /** Every batch run so far. */
+    public RunResult<K, I, O> history() {
+        return new RunResult<>(history);
+    }
+
+    /** Reads and writes state and timers between batches. */
+    public StateView<K> state() {
+        return new StateView<>(engine);
+    }
+
+    /** The query this simulator runs. */
+    public TwsQuery<K, I, O> query() {
+        return engine.query;
+    }
+
+    private boolean isProcessingTime() {
+        return engine.query.timeMode().equals(TimeMode.ProcessingTime());
+    }
+
+    private BatchResult<K, I, O> record(BatchResult<K, I, O> result) {
+        history.add(result);
+        return result;
+    }
+}

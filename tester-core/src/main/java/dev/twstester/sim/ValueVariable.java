@@ -1,0 +1,97 @@
+package dev.twstester.sim;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.spark.sql.streaming.ValueState;
+
+/** A ValueState variable: one encoded value (and expiration) per grouping key. */
+final class ValueVariable<T> extends StateVariable {
+    private record Entry(byte[] value, long expiry) {}
+
+    private final RowCodec<T> codec;
+    private final Map<Bytes, Entry> entries = new HashMap<>();
+
+    ValueVariable(String name, RowCodec<T> codec, long ttlMs, Scope scope) {
+        super(name, ttlMs, scope);
+        this.codec = codec;
+    }
+
+    @Override
+    String kind() {
+        return "value";
+    }
+
+    @Override
+    Set<Bytes> keys() {
+        return entries.keySet();
+    }
+
+    T get(Bytes key) {
+        Entry e = entries.get(key);
+        return e == null || !visible(e.expiry) ? null : codec.decode(e.value);
+    }
+
+    void put(Bytes key, T value) {
+        byte[] encoded = codec.encode(value);
+        remember(key);
+        entries.put(key, new Entry(encoded, expiryForWrite()));
+    }
+
+    @Override
+    void clearKey(Bytes key) {
+        remember(key);
+        entries.remove(key);
+    }
+
+    @Override
+    int removeExpired(long batchTimestampMs) {
+        if (ttlMs == 0) {
+            return 0;
+        }
+        int[] removed = {0};
+        entries.entrySet().removeIf(e -> {
+            boolean expired = batchTimestampMs >= e.getValue().expiry;
+            removed[0] += expired ? 1 : 0;
+            return expired;
+        });
+        return removed[0];
+    }
+
+    private void remember(Bytes key) {
+        Entry before = entries.get(key);
+        scope.journal.remember(this, key, () -> {
+            if (before == null) {
+                entries.remove(key);
+            } else {
+                entries.put(key, before);
+            }
+        });
+    }
+
+    /** The {@link ValueState} a processor gets from {@code getValueState} in {@code init}. */
+    ValueState<T> view() {
+        return new ValueState<>() {
+            @Override
+            public boolean exists() {
+                return get() != null;
+            }
+
+            @Override
+            public T get() {
+                return ValueVariable.this.get(scope.requireKey(name));
+            }
+
+            @Override
+            public void update(T newState) {
+                put(scope.requireKey(name), newState);
+            }
+
+            @Override
+            public void clear() {
+                clearKey(scope.requireKey(name));
+            }
+        };
+    }
+}
