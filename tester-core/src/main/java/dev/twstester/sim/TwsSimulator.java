@@ -72,6 +72,33 @@ public final class TwsSimulator<K, I, O> {
         return new RunResult<>(ran);
     }
 
+    /**
+     * The trigger at processing time {@code time} finds {@code rows} waiting: the clock moves to
+     * {@code time} (without a tick of its own) and one micro-batch runs there with the rows. This is
+     * how input arrives in ProcessingTime mode, where every tick runs a batch.
+     */
+    public RunResult<K, I, O> runBatchAt(Instant time, List<I> rows) {
+        moveClock(time);
+        return runBatch(rows);
+    }
+
+    /**
+     * Several batches of input that arrive back to back: each is already waiting when the batch
+     * before it ends, so it takes the place of the no-data batch a watermark advance would have
+     * caused (spec 15.3): its rows are filtered with the previous batch's watermark while timers
+     * fire up to the new one. The no-data batch runs, if due, only after the last.
+     */
+    public RunResult<K, I, O> runBackToBack(List<List<I>> batches) {
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        for (List<I> rows : batches) {
+            ran.add(record(engine.runBatch(rows, true)));
+        }
+        if (!batches.isEmpty() && !isProcessingTime() && engine.wantsNoDataBatch()) {
+            ran.add(record(engine.runBatch(List.of(), false)));
+        }
+        return new RunResult<>(ran);
+    }
+
     /** Varargs form of {@link #runBatch(List)}. */
     @SafeVarargs
     public final RunResult<K, I, O> runBatch(I... rows) {
@@ -108,15 +135,7 @@ public final class TwsSimulator<K, I, O> {
      * batch (timers up to {@code time} fire, TTL up to it expires).
      */
     public RunResult<K, I, O> setProcessingTime(Instant time) {
-        Objects.requireNonNull(time, "time must not be null");
-        long ms = time.toEpochMilli();
-        if (ms < engine.processingTimeMs) {
-            throw new IllegalArgumentException("setProcessingTime(" + time + ") is before the current processing time "
-                    + processingTime() + "; processing time never moves backwards");
-        }
-        boolean tick = ms > engine.processingTimeMs;
-        engine.processingTimeMs = ms;
-        engine.store.scope().batchTimestampMs = ms;
+        boolean tick = moveClock(time);
         List<BatchResult<K, I, O>> ran = new ArrayList<>();
         if (tick && isProcessingTime() && engine.wantsNoDataBatch()) {
             ran.add(record(engine.runBatch(List.of(), false)));
@@ -173,6 +192,20 @@ public final class TwsSimulator<K, I, O> {
     /** The query this simulator runs. */
     public TwsQuery<K, I, O> query() {
         return engine.query;
+    }
+
+    /** Moves the clock, never backwards; true if it moved. */
+    private boolean moveClock(Instant time) {
+        Objects.requireNonNull(time, "time must not be null");
+        long ms = time.toEpochMilli();
+        if (ms < engine.processingTimeMs) {
+            throw new IllegalArgumentException("processing time " + time + " is before the current processing time "
+                    + processingTime() + "; processing time never moves backwards");
+        }
+        boolean moved = ms > engine.processingTimeMs;
+        engine.processingTimeMs = ms;
+        engine.store.scope().batchTimestampMs = ms;
+        return moved;
     }
 
     private boolean isProcessingTime() {
