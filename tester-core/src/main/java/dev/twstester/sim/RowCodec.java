@@ -2,7 +2,9 @@ package dev.twstester.sim;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -36,12 +38,16 @@ final class RowCodec<T> {
     private final UnsafeProjection nested;
     private Comparator<InternalRow> ordering;
 
+    /** Resolving runs Spark's analyzer (the costly part); resolved encoders are immutable and shared. */
+    private static final Map<Encoder<?>, ExpressionEncoder<?>> RESOLVED = new ConcurrentHashMap<>();
+
+    @SuppressWarnings("unchecked")
     private RowCodec(Encoder<T> encoder) {
         this.encoder = encoder;
-        ExpressionEncoder<T> expression =
-                org.apache.spark.sql.catalyst.encoders.package$.MODULE$.encoderFor(encoder);
-        this.resolved = expression.resolveAndBind(
-                expression.resolveAndBind$default$1(), expression.resolveAndBind$default$2());
+        this.resolved = (ExpressionEncoder<T>) RESOLVED.computeIfAbsent(encoder, e -> {
+            ExpressionEncoder<?> expression = org.apache.spark.sql.catalyst.encoders.package$.MODULE$.encoderFor(e);
+            return expression.resolveAndBind(expression.resolveAndBind$default$1(), expression.resolveAndBind$default$2());
+        });
         this.serializer = resolved.createSerializer();
         this.deserializer = resolved.createDeserializer();
         this.schema = resolved.schema();
