@@ -1,5 +1,6 @@
 package dev.twstester.sim;
 
+import dev.twstester.internal.RowCodec;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.twstester.sim;
 
+import dev.twstester.internal.RowCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -11,6 +11,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 
 import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
+import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 
 /**
@@ -95,6 +96,21 @@ public final class TwsSimulator<K, I, O> {
         }
         if (!batches.isEmpty() && !isProcessingTime() && engine.wantsNoDataBatch()) {
             ran.add(record(engine.runBatch(List.of(), false)));
+        }
+        return new RunResult<>(ran);
+    }
+
+    /** Replays every step of {@code scenario}; returns all batches that ran, in order. */
+    public RunResult<K, I, O> run(Scenario<I> scenario) {
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        for (Scenario.Step<I> step : scenario.steps()) {
+            RunResult<K, I, O> r;
+            if (step instanceof Scenario.Input<I> input) {
+                r = input.at() == null ? runBatch(input.rows()) : runBatchAt(input.at(), input.rows());
+            } else {
+                r = setProcessingTime(((Scenario.Tick<I>) step).to());
+            }
+            ran.addAll(r.batches());
         }
         return new RunResult<>(ran);
     }

@@ -11,6 +11,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.RowCodec;
 
 /**
  * Orders Spark derives from its encodings (spec trap 10 and section 15): input keys in Spark SQL

@@ -1,4 +1,4 @@
-package dev.twstester.sim;
+package dev.twstester.internal;
 
 import java.util.Arrays;
 import java.util.Comparator;
@@ -20,7 +20,9 @@ import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The one place that uses Spark internals: an {@link Encoder} turned into Spark's row format and
+ * Internal, not API: may change in any release.
+ *
+ * <p>The one place that uses Spark's encoder internals: an {@link Encoder} turned into Spark's row format and
  * back, as the state store and the sink see it. No SparkSession is created.
  *
  * <p>Objects are encoded to the bytes of an {@link UnsafeRow}, the format RocksDB keeps, so a
@@ -28,7 +30,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * new object. Orders that Spark derives from those bytes (timer ties, {@code listTimers()},
  * MapState iteration) are computed from the same bytes.
  */
-final class RowCodec<T> {
+public final class RowCodec<T> {
     private final Encoder<T> encoder;
     private final ExpressionEncoder<T> resolved;
     private final ExpressionEncoder.Serializer<T> serializer;
@@ -57,32 +59,32 @@ final class RowCodec<T> {
                         org.apache.spark.sql.types.Metadata.empty())}));
     }
 
-    static <T> RowCodec<T> of(Encoder<T> encoder) {
+    public static <T> RowCodec<T> of(Encoder<T> encoder) {
         Objects.requireNonNull(encoder, "encoder must not be null");
         return new RowCodec<>(encoder);
     }
 
-    Encoder<T> encoder() {
+    public Encoder<T> encoder() {
         return encoder;
     }
 
-    StructType schema() {
+    public StructType schema() {
         return schema;
     }
 
     /** The bytes of the UnsafeRow Spark would store for {@code value}; fails as Spark's encoder does. */
-    byte[] encode(T value) {
+    public byte[] encode(T value) {
         InternalRow row = serializer.apply(value);
         UnsafeRow unsafe = row instanceof UnsafeRow u ? u : toUnsafe.apply(row);
         return unsafe.copy().getBytes();
     }
 
     /** A new object decoded from stored bytes. */
-    T decode(byte[] bytes) {
+    public T decode(byte[] bytes) {
         return deserializer.apply(row(bytes));
     }
 
-    UnsafeRow row(byte[] bytes) {
+    public UnsafeRow row(byte[] bytes) {
         UnsafeRow row = new UnsafeRow(schema.length());
         row.pointTo(bytes, bytes.length);
         return row;
@@ -93,13 +95,13 @@ final class RowCodec<T> {
      * which Spark's RocksDB encoders append a grouping key (timer index) or a map key (MapState)
      * after the prefix, and so the bytes whose unsigned order decides iteration.
      */
-    byte[] nestedBytes(byte[] bytes) {
+    public byte[] nestedBytes(byte[] bytes) {
         GenericInternalRow outer = new GenericInternalRow(new Object[] {row(bytes)});
         return nested.apply(outer).copy().getBytes();
     }
 
     /** Spark SQL's ascending order of the encoded columns (nulls first), as the sort before grouping. */
-    int compareNatural(byte[] a, byte[] b) {
+    public int compareNatural(byte[] a, byte[] b) {
         if (ordering == null) {
             DataType[] types = Arrays.stream(schema.fields()).map(StructField::dataType).toArray(DataType[]::new);
             ordering = InterpretedOrdering$.MODULE$.forSchema(
@@ -109,7 +111,7 @@ final class RowCodec<T> {
     }
 
     /** Index of a top-level column, or -1. */
-    int fieldIndex(String column) {
+    public int fieldIndex(String column) {
         String[] names = schema.fieldNames();
         for (int i = 0; i < names.length; i++) {
             if (names[i].equals(column)) {
