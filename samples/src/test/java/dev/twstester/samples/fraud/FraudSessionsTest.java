@@ -1,0 +1,88 @@
+package dev.twstester.samples.fraud;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.twstester.FiredTimer;
+import dev.twstester.RunResult;
+import dev.twstester.sim.TwsSimulator;
+
+class FraudSessionsTest {
+    private final TwsSimulator<String, Payment, FraudAlert> sim = new TwsSimulator<>(FraudSessions.query());
+
+    private static Instant minute(int m) {
+        return Instant.EPOCH.plus(Duration.ofMinutes(m));
+    }
+
+    @Test
+    void flagsAMerchantOnceWhenItsSessionTotalGoesOverTheLimit() {
+        RunResult<String, Payment, FraudAlert> first = sim.runBatch(new Payment("c1", "shop", 300_00));
+        RunResult<String, Payment, FraudAlert> second = sim.runBatch(
+                new Payment("c1", "shop", 200_00), new Payment("c1", "shop", 50_00), new Payment("c2", "shop", 10_00));
+        RunResult<String, Payment, FraudAlert> third = sim.runBatch(new Payment("c1", "shop", 10_00));
+
+        assertThat(first.outputs()).isEmpty();
+        // 500.00 is not over the limit; 550.00 is
+        assertThat(second.outputs()).containsExactly(
+                new FraudAlert("c1", FraudAlert.MERCHANT_LIMIT, List.of("shop"), 550_00));
+        assertThat(third.outputs()).isEmpty();
+        assertThat(sim.state().<String, Long>map("spendByMerchant", "c1")).containsExactly(
+                org.assertj.core.api.Assertions.entry("shop", 560_00L));
+        assertThat(sim.state().<String, Long>map("spendByMerchant", "c2")).containsOnlyKeys("shop");
+    }
+
+    @Test
+    void listsTheMerchantsOfATooBusySessionInSparksMapStateOrder() {
+        RunResult<String, Payment, FraudAlert> run = sim.runBatch(
+                new Payment("c1", "bookshop", 10_00),
+                new Payment("c1", "electronics-outlet", 20_00),
+                new Payment("c1", "fuel", 30_00),
+                new Payment("c1", "cafe", 4_00),
+                new Payment("c1", "zoo", 1_00));
+
+        // encoded-key order: 8-byte word count, then length, then bytes; not insertion, not alphabetical
+        List<String> sparkOrder = List.of("cafe", "fuel", "bookshop", "electronics-outlet");
+        assertThat(run.outputs()).containsExactly(
+                new FraudAlert("c1", FraudAlert.TOO_MANY_MERCHANTS, sparkOrder, 64_00));
+        assertThat(sim.state().<String, Long>map("spendByMerchant", "c1").keySet())
+                .containsExactly("zoo", "cafe", "fuel", "bookshop", "electronics-outlet");
+    }
+
+    @Test
+    void anIdleCardEndsItsSessionAndStartsAfresh() {
+        sim.runBatch(new Payment("c1", "shop", 400_00));                 // batch 0 at 00:00, timer 00:10
+        assertThat(sim.state().timers("c1")).containsExactly(minute(10));
+
+        RunResult<String, Payment, FraudAlert> tick9 = sim.advanceProcessingTime(Duration.ofMinutes(9));
+        assertThat(tick9.batches()).hasSize(1);
+        assertThat(tick9.lastBatch().hadInput()).isFalse();
+        assertThat(sim.state().<String, Long>map("spendByMerchant", "c1")).containsOnlyKeys("shop");
+
+        RunResult<String, Payment, FraudAlert> tick10 = sim.advanceProcessingTime(Duration.ofMinutes(1));
+        assertThat(tick10.lastBatch().batchTimestamp()).isEqualTo(minute(10));
+        assertThat(tick10.firedTimers()).containsExactly(new FiredTimer<>("c1", minute(10)));
+        assertThat(tick10.outputs()).isEmpty();
+        assertThat(sim.state().hasState("c1")).isFalse();
+
+        // 400 + 400 would be over the limit, but the first 400 belonged to the ended session
+        assertThat(sim.runBatchAt(minute(11), List.of(new Payment("c1", "shop", 400_00))).outputs()).isEmpty();
+        assertThat(sim.history().batches()).extracting(b -> b.batchId()).containsExactly(0L, 1L, 2L, 3L);
+    }
+
+    @Test
+    void aPaymentRestartsTheSessionTimer() {
+        sim.runBatch(new Payment("c1", "shop", 1_00));
+
+        sim.runBatchAt(minute(5), List.of(new Payment("c1", "cafe", 1_00)));
+
+        assertThat(sim.state().timers("c1")).containsExactly(minute(15));
+        assertThat(sim.advanceProcessingTime(Duration.ofMinutes(5)).firedTimers()).isEmpty();
+        assertThat(sim.advanceProcessingTime(Duration.ofMinutes(5)).firedTimers())
+                .containsExactly(new FiredTimer<>("c1", minute(15)));
+    }
+}
