@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -39,6 +40,8 @@ public final class RowCodec<T> {
     private final StructType schema;
     private final UnsafeProjection nested;
     private Comparator<InternalRow> ordering;
+    private ExpressionEncoder.Serializer<Row> rowSerializer;
+    private ExpressionEncoder.Deserializer<Row> rowDeserializer;
 
     /** Resolving runs Spark's analyzer (the costly part); resolved encoders are immutable and shared. */
     private static final Map<Encoder<?>, ExpressionEncoder<?>> RESOLVED = new ConcurrentHashMap<>();
@@ -119,5 +122,44 @@ public final class RowCodec<T> {
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether Spark writes a value as a struct of its fields (beans, tuples, case classes), rather
+     * than as the single column {@code value} of a flat encoder such as {@code Encoders.STRING()}.
+     */
+    public boolean isSerializedAsStruct() {
+        return resolved.isSerializedAsStructForTopLevel();
+    }
+
+    /**
+     * {@code value} as the external {@link Row} Spark shows for this encoder's {@link #schema()}: a
+     * {@code DataFrame} row, with the default external types ({@code java.sql.Timestamp},
+     * {@code java.sql.Date}, Scala {@code Seq} and {@code Map}) unless the session enables the Java 8
+     * time API. Fails as Spark's encoder does.
+     */
+    public Row toExternalRow(T value) {
+        rowCodecs();
+        return rowDeserializer.apply(serializer.apply(value));
+    }
+
+    /**
+     * The object this encoder decodes from {@code row}, a row of {@link #schema()} (a memory sink's
+     * row, say). Accepts either external type of timestamps and dates, as {@code createDataFrame} does.
+     */
+    public T fromExternalRow(Row row) {
+        Objects.requireNonNull(row, "row must not be null");
+        rowCodecs();
+        return deserializer.apply(rowSerializer.apply(row));
+    }
+
+    /** Lenient, so rows holding {@code java.time} values encode too; built once per codec. */
+    private void rowCodecs() {
+        if (rowSerializer == null) {
+            ExpressionEncoder<Row> rows = ExpressionEncoder.apply(schema, true);
+            ExpressionEncoder<Row> bound = rows.resolveAndBind(rows.resolveAndBind$default$1(), rows.resolveAndBind$default$2());
+            rowDeserializer = bound.createDeserializer();
+            rowSerializer = bound.createSerializer();
+        }
     }
 }

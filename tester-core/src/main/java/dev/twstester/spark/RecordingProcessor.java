@@ -1,0 +1,48 @@
+package dev.twstester.spark;
+
+import org.apache.spark.sql.streaming.ExpiredTimerInfo;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.StatefulProcessor;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.TimerValues;
+
+/**
+ * Runs the user's processor unchanged (same handle, same calls, same exceptions) and reports
+ * each {@code handleExpiredTimer} call to the {@link TimerRecorder}, so a live run knows which
+ * timers fired, not only how many.
+ */
+class RecordingProcessor<K, I, O> extends StatefulProcessor<K, I, O> {
+    private final StatefulProcessor<K, I, O> delegate;
+    private final String run;
+
+    RecordingProcessor(StatefulProcessor<K, I, O> delegate, String run) {
+        this.delegate = delegate;
+        this.run = run;
+    }
+
+    @Override
+    public void init(OutputMode outputMode, TimeMode timeMode) {
+        delegate.setHandle(getHandle());
+        delegate.init(outputMode, timeMode);
+    }
+
+    @Override
+    public scala.collection.Iterator<O> handleInputRows(K key, scala.collection.Iterator<I> rows, TimerValues timerValues) {
+        return delegate.handleInputRows(key, rows, timerValues);
+    }
+
+    @Override
+    public scala.collection.Iterator<O> handleExpiredTimer(K key, TimerValues timerValues, ExpiredTimerInfo info) {
+        TimerRecorder.record(run, getHandle().getQueryInfo().getBatchId(), key, info.getExpiryTimeInMs());
+        return delegate.handleExpiredTimer(key, timerValues, info);
+    }
+
+    @Override
+    public void close() {
+        try {
+            delegate.close();
+        } finally {
+            delegate.setHandle(null);
+        }
+    }
+}
