@@ -23,6 +23,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Faults;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -109,7 +110,8 @@ final class Engine<K, I, O> {
                 query.initialState().ifPresent(init -> initialState(processor, init, batch));
             }
             List<I> dropped = new ArrayList<>();
-            inputs(processor, lateFilter(parsed, lateWm, dropped), batch);
+            long filterWm = Faults.lateFilterUsesCurrentWatermark ? evictWm : lateWm;
+            inputs(processor, lateFilter(parsed, filterWm, dropped), batch);
             handle.state = HandleState.DATA_PROCESSED;
             timers(processor, batch);
             handle.state = HandleState.TIMER_PROCESSED;
