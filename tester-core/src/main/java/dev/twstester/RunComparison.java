@@ -1,0 +1,311 @@
+package dev.twstester;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import dev.twstester.RunDifference.Aspect;
+
+/**
+ * Compares two runs of the same query batch by batch, typically the simulator's and live Spark's,
+ * and reports where they part. Immutable: every option returns a new comparison.
+ *
+ * <pre>{@code
+ * RunComparison<CartAlert> same = RunComparison.simulatorVsSpark()
+ *         .outputKey(CartAlert::getUserId)     // names the key of a differing output row
+ *         .ignoreBatchTimestamps(true);        // live Spark's processing time is the wall clock
+ * same.assertSame(simulated, live);            // AssertionError with the first difference
+ * Optional<RunDifference> first = same.firstDifference(simulated, live);
+ * }</pre>
+ *
+ * <p>Batches are paired by position. In each pair, in this order: batch id, data or no-data batch,
+ * input row count, late watermark, eviction watermark, batch timestamp (unless ignored), dropped
+ * late rows (as a multiset), outputs, fired timers. Outputs and fired timers are compared in exact
+ * order when {@link #ordered(boolean) ordered} (the default: one shuffle partition, as the
+ * simulator models) and as multisets otherwise. After the pairs comes the batch count. Rows are
+ * compared with {@code equals}; row positions in messages count from 0.
+ *
+ * <p>A message names the batch, the key when known, and shows both sides:
+ * <pre>
+ * batch 4 (data batch), key ana: outputs differ at row 2
+ *   simulator: [bob:1, ana:1, &gt;&gt;ana:2&lt;&lt;]
+ *   spark:     [bob:1, ana:1, &gt;&gt;ana:3&lt;&lt;]
+ * </pre>
+ *
+ * @param <O> output row type, fixed by {@link #outputKey}
+ */
+public final class RunComparison<O> {
+    private final String leftName;
+    private final String rightName;
+    private final boolean ordered;
+    private final boolean ignoreBatchTimestamps;
+    private final Function<? super O, ?> outputKey;
+
+    private RunComparison(String leftName, String rightName, boolean ordered, boolean ignoreBatchTimestamps,
+            Function<? super O, ?> outputKey) {
+        this.leftName = leftName;
+        this.rightName = rightName;
+        this.ordered = ordered;
+        this.ignoreBatchTimestamps = ignoreBatchTimestamps;
+        this.outputKey = outputKey;
+    }
+
+    /** Compares a run called {@code leftName} with one called {@code rightName}: ordered, timestamps compared. */
+    public static RunComparison<Object> between(String leftName, String rightName) {
+        Objects.requireNonNull(leftName, "leftName must not be null");
+        Objects.requireNonNull(rightName, "rightName must not be null");
+        if (leftName.equals(rightName)) {
+            throw new IllegalArgumentException("both sides are called \"" + leftName + "\"; give them different names");
+        }
+        return new RunComparison<>(leftName, rightName, true, false, null);
+    }
+
+    /** {@code between("simulator", "spark")}: the simulator's run on the left, live Spark's on the right. */
+    public static RunComparison<Object> simulatorVsSpark() {
+        return between("simulator", "spark");
+    }
+
+    /**
+     * True (the default) to compare outputs and fired timers in exact order, as with one shuffle
+     * partition; false to compare them as multisets, for runs with several partitions.
+     */
+    public RunComparison<O> ordered(boolean ordered) {
+        return new RunComparison<>(leftName, rightName, ordered, ignoreBatchTimestamps, outputKey);
+    }
+
+    /** True to skip batch timestamps (processing times), which differ when a side runs on a wall clock. */
+    public RunComparison<O> ignoreBatchTimestamps(boolean ignore) {
+        return new RunComparison<>(leftName, rightName, ordered, ignore, outputKey);
+    }
+
+    /**
+     * The grouping key of an output row, shown in messages and {@link RunDifference#key()}. With a
+     * lambda, name the type: {@code .<CartAlert>outputKey(a -> a.getUserId())}.
+     */
+    public <P> RunComparison<P> outputKey(Function<? super P, ?> outputKey) {
+        Objects.requireNonNull(outputKey, "outputKey must not be null");
+        return new RunComparison<>(leftName, rightName, ordered, ignoreBatchTimestamps, outputKey);
+    }
+
+    /** The first difference, in the order the class comment gives, or empty when the runs are the same. */
+    public Optional<RunDifference> firstDifference(RunResult<?, ?, ? extends O> left,
+            RunResult<?, ?, ? extends O> right) {
+        List<RunDifference> found = compare(left, right, 1);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    /** Every difference: at most one per aspect and batch, then the batch count. */
+    public List<RunDifference> differences(RunResult<?, ?, ? extends O> left, RunResult<?, ?, ? extends O> right) {
+        return compare(left, right, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Throws an {@link AssertionError} whose message is the first difference's (plus how many more
+     * there are) unless the runs are the same.
+     */
+    public void assertSame(RunResult<?, ?, ? extends O> left, RunResult<?, ?, ? extends O> right) {
+        List<RunDifference> found = differences(left, right);
+        if (!found.isEmpty()) {
+            int more = found.size() - 1;
+            String rest = more == 0 ? ""
+                    : "\n(" + more + " more difference" + (more == 1 ? "" : "s") + "; differences(...) lists them all)";
+            throw new AssertionError(found.get(0).message() + rest);
+        }
+    }
+
+    private List<RunDifference> compare(RunResult<?, ?, ? extends O> left, RunResult<?, ?, ? extends O> right,
+            int limit) {
+        Objects.requireNonNull(left, "left must not be null");
+        Objects.requireNonNull(right, "right must not be null");
+        List<RunDifference> found = new ArrayList<>();
+        int common = Math.min(left.batches().size(), right.batches().size());
+        for (int i = 0; i < common && found.size() < limit; i++) {
+            new Pair(left.batches().get(i), right.batches().get(i), i, found).compare();
+        }
+        if (found.size() < limit && left.batches().size() != right.batches().size()) {
+            found.add(batchCount(left, right, common));
+        }
+        return List.copyOf(found.size() > limit ? found.subList(0, limit) : found);
+    }
+
+    private RunDifference batchCount(RunResult<?, ?, ?> left, RunResult<?, ?, ?> right, int common) {
+        boolean leftLonger = left.batches().size() > right.batches().size();
+        List<? extends BatchResult<?, ?, ?>> extra = (leftLonger ? left : right).batches();
+        StringBuilder text = new StringBuilder("batch count differs: " + leftName + " ran " + count(left) + ", "
+                + rightName + " ran " + count(right));
+        for (BatchResult<?, ?, ?> b : extra.subList(common, extra.size())) {
+            text.append("\n  only in ").append(leftLonger ? leftName : rightName).append(": ").append(b.summary());
+        }
+        return new RunDifference(extra.get(common).batchId(), Aspect.BATCH_COUNT, null,
+                left.batches().size(), right.batches().size(), text.toString());
+    }
+
+    private static String count(RunResult<?, ?, ?> run) {
+        return run.batches().size() + (run.batches().size() == 1 ? " batch" : " batches");
+    }
+
+    /** The two batches at one position, and the differences found so far. */
+    private final class Pair {
+        private final BatchResult<?, ?, ? extends O> l;
+        private final BatchResult<?, ?, ? extends O> r;
+        private final int position;
+        private final List<RunDifference> found;
+
+        Pair(BatchResult<?, ?, ? extends O> l, BatchResult<?, ?, ? extends O> r, int position,
+                List<RunDifference> found) {
+            this.l = l;
+            this.r = r;
+            this.position = position;
+            this.found = found;
+        }
+
+        void compare() {
+            scalar(Aspect.BATCH_ID, l.batchId(), r.batchId(), " (position " + position + " in both runs)");
+            if (l.hadInput() != r.hadInput()) {
+                add(Aspect.HAD_INPUT, null, l.hadInput(), r.hadInput(), header("") + "data or no-data batch differs"
+                        + sides(kind(l.hadInput()), kind(r.hadInput())));
+            }
+            if (l.input().size() != r.input().size()) {
+                add(Aspect.INPUT_ROW_COUNT, null, l.input().size(), r.input().size(), header("")
+                        + "input row count differs" + sides(rows(l.input()), rows(r.input())));
+            }
+            scalar(Aspect.LATE_WATERMARK, l.lateWatermark(), r.lateWatermark(), "");
+            scalar(Aspect.EVICTION_WATERMARK, l.evictionWatermark(), r.evictionWatermark(), "");
+            if (!ignoreBatchTimestamps) {
+                scalar(Aspect.BATCH_TIMESTAMP, l.batchTimestamp(), r.batchTimestamp(),
+                        "\n  (ignoreBatchTimestamps(true) skips them when a side runs on a wall clock)");
+            }
+            multiset(Aspect.DROPPED_LATE, l.droppedLate(), r.droppedLate(), x -> null);
+            rowsOrMultiset(Aspect.OUTPUTS, l.outputs(), r.outputs(), this::keyOfOutput);
+            rowsOrMultiset(Aspect.FIRED_TIMERS, l.firedTimers(), r.firedTimers(), t -> ((FiredTimer<?>) t).key());
+        }
+
+        private Object keyOfOutput(Object row) {
+            if (outputKey == null) {
+                return null;
+            }
+            @SuppressWarnings("unchecked")
+            O output = (O) row;
+            return outputKey.apply(output);
+        }
+
+        private void scalar(Aspect aspect, Object left, Object right, String note) {
+            if (!Objects.equals(left, right)) {
+                add(aspect, null, left, right, header("") + aspect.label() + " differs" + note
+                        + sides(String.valueOf(left), String.valueOf(right)));
+            }
+        }
+
+        private void rowsOrMultiset(Aspect aspect, List<?> left, List<?> right, Function<Object, Object> key) {
+            if (!ordered) {
+                multiset(aspect, left, right, key);
+                return;
+            }
+            int at = firstMismatch(left, right);
+            if (at < 0) {
+                return;
+            }
+            Object k = key.apply(at < left.size() ? left.get(at) : right.get(at));
+            String unit = aspect == Aspect.OUTPUTS ? "row" : "timer";
+            String text = header(k == null ? "" : ", key " + k) + aspect.label() + " differ at " + unit + " " + at
+                    + (left.size() == right.size() ? "" : "; " + leftName + " has " + left.size() + ", "
+                    + rightName + " " + right.size())
+                    + sides(marked(left, at), marked(right, at));
+            if (left.size() == right.size() && onlyIn(left, right).isEmpty()) {
+                text += "\n  the same " + unit + "s in another order; ordered(false) compares them as multisets";
+            }
+            add(aspect, k, left, right, text);
+        }
+
+        private void multiset(Aspect aspect, List<?> left, List<?> right, Function<Object, Object> key) {
+            List<Object> onlyLeft = onlyIn(left, right);
+            List<Object> onlyRight = onlyIn(right, left);
+            if (onlyLeft.isEmpty() && onlyRight.isEmpty()) {
+                return;
+            }
+            Set<Object> keys = new LinkedHashSet<>();
+            onlyLeft.forEach(x -> keys.add(key.apply(x)));
+            onlyRight.forEach(x -> keys.add(key.apply(x)));
+            keys.remove(null);
+            String keyText = keys.isEmpty() ? "" : (keys.size() == 1 ? ", key " : ", keys ")
+                    + keys.stream().map(String::valueOf).collect(Collectors.joining(", "));
+            int width = Math.max(leftName.length(), rightName.length()) + "only in :".length();
+            add(aspect, keys.isEmpty() ? null : keys.iterator().next(), left, right,
+                    header(keyText) + aspect.label() + " differ (compared as multisets)"
+                    + sides(left.toString(), right.toString())
+                    + "\n  " + pad("only in " + leftName + ":", width) + " " + onlyLeft
+                    + "\n  " + pad("only in " + rightName + ":", width) + " " + onlyRight);
+        }
+
+        private void add(Aspect aspect, Object key, Object left, Object right, String message) {
+            found.add(new RunDifference(l.batchId(), aspect, key, left, right, message));
+        }
+
+        private String header(String keyPart) {
+            String kind = l.hadInput() == r.hadInput() ? " (" + kind(l.hadInput()) + ")" : "";
+            return "batch " + l.batchId() + kind + keyPart + ": ";
+        }
+    }
+
+    private String sides(String left, String right) {
+        int width = Math.max(leftName.length(), rightName.length()) + 1;
+        return "\n  " + pad(leftName + ":", width) + " " + left + "\n  " + pad(rightName + ":", width) + " " + right;
+    }
+
+    private static String kind(boolean hadInput) {
+        return hadInput ? "data batch" : "no-data batch";
+    }
+
+    private static String rows(List<?> rows) {
+        return rows.size() + (rows.size() == 1 ? " row " : " rows ") + rows;
+    }
+
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+
+    private static int firstMismatch(List<?> left, List<?> right) {
+        int common = Math.min(left.size(), right.size());
+        for (int i = 0; i < common; i++) {
+            if (!Objects.equals(left.get(i), right.get(i))) {
+                return i;
+            }
+        }
+        return left.size() == right.size() ? -1 : common;
+    }
+
+    /** The list with the element at {@code at} (or its absence) marked {@code >>...<<}. */
+    private static String marked(List<?> rows, int at) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            parts.add(i == at ? ">>" + rows.get(i) + "<<" : String.valueOf(rows.get(i)));
+        }
+        if (at >= rows.size()) {
+            parts.add(">>(none)<<");
+        }
+        return "[" + String.join(", ", parts) + "]";
+    }
+
+    /** The elements of {@code a} not matched one-to-one by an equal element of {@code b}; needs only equals. */
+    private static List<Object> onlyIn(List<?> a, List<?> b) {
+        List<Object> unmatched = new ArrayList<>(b);
+        List<Object> out = new ArrayList<>();
+        for (Object x : a) {
+            if (!unmatched.remove(x)) {
+                out.add(x);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "RunComparison[" + leftName + " vs " + rightName + (ordered ? ", ordered" : ", as multisets")
+                + (ignoreBatchTimestamps ? ", ignoring batch timestamps" : "") + "]";
+    }
+}
