@@ -1,0 +1,325 @@
+package dev.twstester.io;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.StructField;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.twstester.BatchResult;
+import dev.twstester.FiredTimer;
+import dev.twstester.RunResult;
+import dev.twstester.TwsQuery;
+import dev.twstester.internal.RowCodec;
+
+/**
+ * Writes a {@link RunResult} as JSON and reads it back, so a run of the simulator or of live Spark
+ * can be saved, diffed and compared later. Keys, input and output rows go through the query's
+ * encoders and {@link JsonRows}: a bean or tuple becomes a JSON object of its Spark columns, a
+ * flat value ({@code Encoders.STRING()}, {@code Encoders.LONG()}) the bare value; times are
+ * ISO-8601 UTC strings.
+ *
+ * <pre>{@code
+ * String json = RunResultJson.write(run, query);
+ * RunResult<String, Click, Alert> again = RunResultJson.read(json, query);   // equals run
+ * }</pre>
+ *
+ * One document looks like this ({@link #writeLines} writes each element of {@code batches} on a
+ * line of its own instead):
+ * <pre>{@code
+ * {"format":"twstester-run","version":1,"batches":[
+ *   {"batchId":0,"hadInput":true,"batchTimestamp":"1970-01-01T00:00:00Z",
+ *    "lateWatermark":"1970-01-01T00:00:00Z","evictionWatermark":"1970-01-01T00:00:00Z",
+ *    "input":[{"key":"a","ts":"2024-05-01T10:00:00Z"}],"droppedLate":[],
+ *    "outputs":["a:1"],"firedTimers":[{"key":"a","expiry":"2024-05-01T10:00:05Z"}]}]}
+ * }</pre>
+ *
+ * Reading rejects unknown members and wrong types with an {@link IllegalArgumentException} that
+ * names the batch, the list and the field, e.g. {@code batch 3 outputs[2]: field "ts": cannot
+ * parse "10:61" as timestamp; ...}; {@link #readLines} starts it with {@code line N: }.
+ */
+public final class RunResultJson {
+    /** The {@code format} member of a written document. */
+    public static final String FORMAT = "twstester-run";
+    /** The {@code version} member this class writes and reads. */
+    public static final int VERSION = 1;
+
+    private static final ObjectMapper MAPPER = JsonRows.mapper();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final List<String> BATCH_FIELDS = List.of("batchId", "hadInput", "batchTimestamp", "lateWatermark",
+            "evictionWatermark", "input", "droppedLate", "outputs", "firedTimers");
+
+    private RunResultJson() {}
+
+    /** {@code run} as one pretty-printed JSON document. */
+    public static <K, I, O> String write(RunResult<K, I, O> run, TwsQuery<K, I, O> query) {
+        Codecs<K, I, O> codecs = new Codecs<>(query);
+        ArrayNode batches = NODES.arrayNode();
+        for (BatchResult<K, I, O> batch : Objects.requireNonNull(run, "run must not be null").batches()) {
+            batches.add(codecs.write(batch));
+        }
+        ObjectNode doc = NODES.objectNode().put("format", FORMAT).put("version", VERSION);
+        doc.set("batches", batches);
+        return print(doc, true);
+    }
+
+    /** The run {@link #write} wrote; the query must have the same key, input and output encoders. */
+    public static <K, I, O> RunResult<K, I, O> read(String json, TwsQuery<K, I, O> query) {
+        Codecs<K, I, O> codecs = new Codecs<>(query);
+        JsonNode doc = parse(Objects.requireNonNull(json, "json must not be null"), false);
+        if (!doc.isObject() || !doc.path("batches").isArray()) {
+            throw new IllegalArgumentException("not a twstester run: expected an object {\"format\":\"" + FORMAT
+                    + "\",\"version\":" + VERSION + ",\"batches\":[...]}; for one batch per line use readLines");
+        }
+        checkHeader(doc);
+        List<BatchResult<K, I, O>> batches = new ArrayList<>();
+        for (int i = 0; i < doc.get("batches").size(); i++) {
+            batches.add(codecs.read(doc.get("batches").get(i), "batches[" + i + "]"));
+        }
+        return new RunResult<>(batches);
+    }
+
+    /** {@code run} as JSON lines: one compact JSON object per batch, each line ending in a newline. */
+    public static <K, I, O> String writeLines(RunResult<K, I, O> run, TwsQuery<K, I, O> query) {
+        Codecs<K, I, O> codecs = new Codecs<>(query);
+        StringBuilder out = new StringBuilder();
+        for (BatchResult<K, I, O> batch : Objects.requireNonNull(run, "run must not be null").batches()) {
+            out.append(print(codecs.write(batch), false)).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** The run {@link #writeLines} wrote; blank lines are skipped, errors start with {@code line N: }. */
+    public static <K, I, O> RunResult<K, I, O> readLines(String jsonLines, TwsQuery<K, I, O> query) {
+        Codecs<K, I, O> codecs = new Codecs<>(query);
+        String[] lines = Objects.requireNonNull(jsonLines, "jsonLines must not be null").split("\r?\n", -1);
+        List<BatchResult<K, I, O>> batches = new ArrayList<>();
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].isBlank()) {
+                continue;
+            }
+            String where = "line " + (i + 1) + ": ";
+            try {
+                batches.add(codecs.read(parse(lines[i], true), "batch on this line"));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + e.getMessage(), e);
+            }
+        }
+        return new RunResult<>(batches);
+    }
+
+    private static void checkHeader(JsonNode doc) {
+        JsonNode format = doc.get("format");
+        if (format != null && !FORMAT.equals(format.asText())) {
+            throw new IllegalArgumentException("format is " + format + ", not \"" + FORMAT
+                    + "\": this is not a run file");
+        }
+        JsonNode version = doc.get("version");
+        if (version != null && (!version.isInt() || version.intValue() != VERSION)) {
+            throw new IllegalArgumentException("version " + version + " is not supported; this twstester reads version "
+                    + VERSION);
+        }
+    }
+
+    private static JsonNode parse(String text, boolean oneLine) {
+        try {
+            return MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            String at = e.getLocation() == null ? ""
+                    : oneLine ? " at column " + e.getLocation().getColumnNr()
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage() + at, e);
+        }
+    }
+
+    private static String print(JsonNode node, boolean pretty) {
+        try {
+            return pretty ? MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node)
+                    : MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot print a JSON tree: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** The three codecs of a query, and the batch layout. */
+    private static final class Codecs<K, I, O> {
+        private final RowCodec<K> keys;
+        private final RowCodec<I> inputs;
+        private final RowCodec<O> outputs;
+
+        Codecs(TwsQuery<K, I, O> query) {
+            Objects.requireNonNull(query, "query must not be null");
+            this.keys = RowCodec.of(query.keyEncoder());
+            this.inputs = RowCodec.of(query.inputEncoder());
+            this.outputs = RowCodec.of(query.outputEncoder());
+        }
+
+        ObjectNode write(BatchResult<K, I, O> b) {
+            ObjectNode out = NODES.objectNode()
+                    .put("batchId", b.batchId())
+                    .put("hadInput", b.hadInput())
+                    .put("batchTimestamp", b.batchTimestamp().toString())
+                    .put("lateWatermark", b.lateWatermark().toString())
+                    .put("evictionWatermark", b.evictionWatermark().toString());
+            out.set("input", rows(b.input(), inputs));
+            out.set("droppedLate", rows(b.droppedLate(), inputs));
+            out.set("outputs", rows(b.outputs(), outputs));
+            ArrayNode timers = out.putArray("firedTimers");
+            for (FiredTimer<K> t : b.firedTimers()) {
+                ObjectNode timer = timers.addObject();
+                timer.set("key", value(t.key(), keys));
+                timer.put("expiry", t.expiry().toString());
+            }
+            return out;
+        }
+
+        BatchResult<K, I, O> read(JsonNode json, String position) {
+            if (!json.isObject()) {
+                throw new IllegalArgumentException(position + ": expected a batch object with " + BATCH_FIELDS
+                        + ", got " + shorten(json));
+            }
+            JsonNode id = json.path("batchId");
+            String where = id.isIntegralNumber() && id.canConvertToLong() ? "batch " + id.longValue() : position;
+            for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!BATCH_FIELDS.contains(name)) {
+                    throw new IllegalArgumentException(where + ": unknown member \"" + name + "\"; a batch has "
+                            + BATCH_FIELDS);
+                }
+            }
+            return new BatchResult<>(
+                    integer(json, "batchId", where),
+                    bool(json, "hadInput", where),
+                    values(json, "input", inputs, where),
+                    values(json, "droppedLate", inputs, where),
+                    instant(json, "lateWatermark", where),
+                    instant(json, "evictionWatermark", where),
+                    instant(json, "batchTimestamp", where),
+                    values(json, "outputs", outputs, where),
+                    timers(json, where));
+        }
+
+        private List<FiredTimer<K>> timers(JsonNode batch, String where) {
+            JsonNode list = array(batch, "firedTimers", where);
+            List<FiredTimer<K>> out = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                String at = "firedTimers[" + i + "]";
+                JsonNode t = list.get(i);
+                if (!t.isObject() || t.size() != 2 || !t.has("key") || !t.has("expiry")) {
+                    throw new IllegalArgumentException(where + " " + at
+                            + ": expected {\"key\":...,\"expiry\":\"<instant>\"}, got " + shorten(t));
+                }
+                out.add(new FiredTimer<>(fromJson(t.get("key"), keys, where + " " + at + ".key"),
+                        instant(t, "expiry", where + " " + at)));
+            }
+            return out;
+        }
+
+        private <T> List<T> values(JsonNode batch, String name, RowCodec<T> codec, String where) {
+            JsonNode list = array(batch, name, where);
+            List<T> out = new ArrayList<>(list.size());
+            for (int i = 0; i < list.size(); i++) {
+                out.add(fromJson(list.get(i), codec, where + " " + name + "[" + i + "]"));
+            }
+            return out;
+        }
+
+        private static <T> ArrayNode rows(List<T> values, RowCodec<T> codec) {
+            ArrayNode out = NODES.arrayNode();
+            values.forEach(v -> out.add(value(v, codec)));
+            return out;
+        }
+
+        /** A flat encoder's value bare, a struct's as an object. */
+        private static <T> JsonNode value(T v, RowCodec<T> codec) {
+            if (codec.isSerializedAsStruct()) {
+                return JsonRows.toJson(codec.toExternalRow(v), codec.schema());
+            }
+            StructField column = codec.schema().fields()[0];
+            return JsonRows.valueToJson(codec.toExternalRow(v).get(0), column.dataType(), column.name());
+        }
+
+        private static <T> T fromJson(JsonNode json, RowCodec<T> codec, String where) {
+            if (json.isNull()) {
+                throw new IllegalArgumentException(where + ": null; a row or key is never null, give a value");
+            }
+            try {
+                if (codec.isSerializedAsStruct()) {
+                    return codec.fromExternalRow(JsonRows.fromJson(json, codec.schema()));
+                }
+                StructField column = codec.schema().fields()[0];
+                Object value = JsonRows.valueFromJson(json, column.dataType(), column.name());
+                return codec.fromExternalRow(RowFactory.create(value));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static JsonNode required(JsonNode batch, String name, String where) {
+        JsonNode v = batch.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException(where + ": \"" + name + "\" is missing; every batch has "
+                    + BATCH_FIELDS);
+        }
+        return v;
+    }
+
+    private static long integer(JsonNode batch, String name, String where) {
+        JsonNode v = required(batch, name, where);
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            fail(where, name, batch, "an integer");
+        }
+        return v.longValue();
+    }
+
+    private static ArrayNode array(JsonNode batch, String name, String where) {
+        JsonNode v = required(batch, name, where);
+        if (!v.isArray()) {
+            fail(where, name, batch, "an array");
+        }
+        return (ArrayNode) v;
+    }
+
+    private static boolean bool(JsonNode batch, String name, String where) {
+        JsonNode v = required(batch, name, where);
+        if (!v.isBoolean()) {
+            fail(where, name, batch, "true or false");
+        }
+        return v.booleanValue();
+    }
+
+    private static Instant instant(JsonNode parent, String name, String where) {
+        JsonNode v = required(parent, name, where);
+        try {
+            if (v.isTextual()) {
+                return Instant.parse(v.textValue());
+            }
+        } catch (DateTimeParseException e) {
+            // reported below
+        }
+        fail(where, name, parent, "an ISO-8601 instant like \"2024-05-01T10:00:00Z\"");
+        return null;
+    }
+
+    private static void fail(String where, String name, JsonNode parent, String expected) {
+        throw new IllegalArgumentException(where + ": \"" + name + "\" is " + shorten(parent.get(name))
+                + "; write " + expected);
+    }
+
+    private static String shorten(JsonNode json) {
+        String s = json.toString();
+        return s.length() <= 80 ? s : s.substring(0, 80) + "...";
+    }
+}

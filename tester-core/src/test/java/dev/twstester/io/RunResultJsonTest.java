@@ -1,0 +1,169 @@
+package dev.twstester.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Date;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.junit.jupiter.api.Test;
+
+import dev.twstester.BatchResult;
+import dev.twstester.FiredTimer;
+import dev.twstester.RunResult;
+import dev.twstester.TwsQuery;
+import dev.twstester.sim.TwsSimulator;
+
+import scala.Tuple2;
+
+/** RunResultJson: the written form, round trips through each kind of encoder, and read errors. */
+class RunResultJsonTest {
+    private static final Instant EPOCH = Instant.EPOCH;
+
+    private static final TwsQuery<String, String, String> STRINGS = TwsQuery.<String, String, String>builder(NoOpProcessor::new)
+            .keyBy(s -> s.substring(0, 1), Encoders.STRING())
+            .input(Encoders.STRING())
+            .output(Encoders.STRING())
+            .build();
+
+    private static final TwsQuery<Long, Long, Long> LONGS = TwsQuery.<Long, Long, Long>builder(NoOpProcessor::new)
+            .keyBy(n -> n % 2, Encoders.LONG())
+            .input(Encoders.LONG())
+            .output(Encoders.LONG())
+            .build();
+
+    private static final TwsQuery<String, Reading, Tuple2<String, Long>> READINGS = TwsQuery.builder(CountProcessor::new)
+            .keyBy(Reading::getSensor, Encoders.STRING())
+            .input(Encoders.bean(Reading.class))
+            .output(Encoders.tuple(Encoders.STRING(), Encoders.LONG()))
+            .timeMode(TimeMode.EventTime())
+            .outputMode(OutputMode.Update())
+            .watermark("ts", Duration.ofSeconds(10))
+            .build();
+
+    private static RunResult<String, String, String> stringRun() {
+        return new RunResult<>(List.of(
+                new BatchResult<>(0, true, List.of("a,1", "b,2"), List.of(), EPOCH, EPOCH, EPOCH,
+                        List.of("a:1", "b:1"), List.of()),
+                new BatchResult<>(1, false, List.of(), List.of(), EPOCH, Instant.parse("1970-01-01T00:00:10Z"),
+                        Instant.parse("1970-01-01T00:00:01Z"), List.of("a:timer"),
+                        List.of(new FiredTimer<>("a", Instant.parse("1970-01-01T00:00:05Z"))))));
+    }
+
+    private static Reading reading(String sensor, String ts, double value) {
+        Instant at = Instant.parse(ts);
+        return new Reading(sensor, Timestamp.from(at), Date.valueOf(LocalDate.of(2024, 5, 1)), value);
+    }
+
+    @Test
+    void json_lines_hold_one_compact_object_per_batch_with_flat_values_bare() {
+        assertThat(RunResultJson.writeLines(stringRun(), STRINGS)).isEqualTo(
+                "{\"batchId\":0,\"hadInput\":true,\"batchTimestamp\":\"1970-01-01T00:00:00Z\","
+                + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:00Z\","
+                + "\"input\":[\"a,1\",\"b,2\"],\"droppedLate\":[],\"outputs\":[\"a:1\",\"b:1\"],\"firedTimers\":[]}\n"
+                + "{\"batchId\":1,\"hadInput\":false,\"batchTimestamp\":\"1970-01-01T00:00:01Z\","
+                + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:10Z\","
+                + "\"input\":[],\"droppedLate\":[],\"outputs\":[\"a:timer\"],"
+                + "\"firedTimers\":[{\"key\":\"a\",\"expiry\":\"1970-01-01T00:00:05Z\"}]}\n");
+    }
+
+    @Test
+    void strings_round_trip_in_both_forms() {
+        RunResult<String, String, String> run = stringRun();
+        String doc = RunResultJson.write(run, STRINGS);
+        assertThat(doc).startsWith("{\n  \"format\" : \"twstester-run\",\n  \"version\" : 1,\n  \"batches\" : [ {");
+        assertThat(RunResultJson.read(doc, STRINGS)).isEqualTo(run);
+        assertThat(RunResultJson.readLines(RunResultJson.writeLines(run, STRINGS), STRINGS)).isEqualTo(run);
+    }
+
+    @Test
+    void longs_round_trip_as_bare_numbers() {
+        RunResult<Long, Long, Long> run = new RunResult<>(List.of(new BatchResult<>(0, true, List.of(1L, 2L, 3L),
+                List.of(3L), EPOCH, EPOCH, EPOCH, List.of(Long.MAX_VALUE, -1L),
+                List.of(new FiredTimer<>(1L, Instant.ofEpochMilli(1500))))));
+        String lines = RunResultJson.writeLines(run, LONGS);
+        assertThat(lines).contains("\"input\":[1,2,3],\"droppedLate\":[3],\"outputs\":[9223372036854775807,-1],"
+                + "\"firedTimers\":[{\"key\":1,\"expiry\":\"1970-01-01T00:00:01.500Z\"}]");
+        assertThat(RunResultJson.readLines(lines, LONGS)).isEqualTo(run);
+        assertThat(RunResultJson.read(RunResultJson.write(run, LONGS), LONGS)).isEqualTo(run);
+    }
+
+    @Test
+    void beans_with_timestamps_and_tuples_round_trip_as_objects_whatever_the_default_time_zone() {
+        Reading r = reading("s1", "2024-05-01T10:00:00.123456Z", 1.5);
+        RunResult<String, Reading, Tuple2<String, Long>> run = new RunResult<>(List.of(new BatchResult<>(7, true,
+                List.of(r), List.of(), EPOCH, EPOCH, EPOCH, List.of(new Tuple2<>("s1", 1L)), List.of())));
+        String lines = RunResultJson.writeLines(run, READINGS);
+        assertThat(lines).contains("\"input\":[{\"day\":\"2024-05-01\",\"sensor\":\"s1\","
+                + "\"ts\":\"2024-05-01T10:00:00.123456Z\",\"value\":1.5}]");
+        assertThat(lines).contains("\"outputs\":[{\"_1\":\"s1\",\"_2\":1}]");
+        RunResult<String, Reading, Tuple2<String, Long>> back = RunResultJson.readLines(lines, READINGS);
+        assertThat(back).isEqualTo(run);
+        assertThat(back.batches().get(0).input().get(0).getTs().getNanos()).isEqualTo(123_456_000);
+    }
+
+    @Test
+    void a_simulator_run_round_trips() {
+        TwsSimulator<String, Reading, Tuple2<String, Long>> sim = new TwsSimulator<>(READINGS);
+        sim.runBatch(reading("s1", "2024-05-01T10:00:00.123456Z", 1), reading("s2", "2024-05-01T10:00:01Z", 2));
+        sim.runBatch(reading("s1", "2024-05-01T10:00:30Z", 3), reading("s2", "2024-05-01T09:00:00Z", 4));
+        RunResult<String, Reading, Tuple2<String, Long>> run = sim.history();
+        assertThat(run.droppedLate()).extracting(Reading::getSensor).containsExactly("s2");
+        assertThat(run.firedTimers()).extracting(FiredTimer::key).containsExactly("s1", "s2");
+
+        assertThat(RunResultJson.read(RunResultJson.write(run, READINGS), READINGS)).isEqualTo(run);
+        assertThat(RunResultJson.readLines(RunResultJson.writeLines(run, READINGS), READINGS)).isEqualTo(run);
+    }
+
+    @Test
+    void a_bad_value_names_the_line_batch_list_and_field() {
+        String lines = RunResultJson.writeLines(new RunResult<>(List.of(
+                new BatchResult<>(0, false, List.of(), List.of(), EPOCH, EPOCH, EPOCH, List.of(), List.of()),
+                new BatchResult<>(1, true, List.of(reading("s1", "2024-05-01T10:00:00Z", 1)), List.of(), EPOCH, EPOCH,
+                        EPOCH, List.<Tuple2<String, Long>>of(), List.<FiredTimer<String>>of()))), READINGS);
+        String broken = lines.replace("2024-05-01T10:00:00Z", "10:61");
+        assertThatThrownBy(() -> RunResultJson.readLines(broken, READINGS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("line 2: batch 1 input[0]: field \"ts\": cannot parse \"10:61\" as timestamp; "
+                        + "write an ISO-8601 instant like \"2024-05-01T10:00:00Z\"");
+    }
+
+    @Test
+    void malformed_batches_are_rejected_with_what_to_write() {
+        String line = RunResultJson.writeLines(stringRun(), STRINGS).split("\n")[0];
+        assertThat(linesError(line.replace("\"hadInput\"", "\"hadinput\"")))
+                .isEqualTo("line 1: batch 0: unknown member \"hadinput\"; a batch has " + batchFields());
+        assertThat(linesError(line.replace("\"batchId\":0,", "")))
+                .isEqualTo("line 1: batch on this line: \"batchId\" is missing; every batch has " + batchFields());
+        assertThat(linesError(line.replace("\"1970-01-01T00:00:00Z\",\"lateWatermark\"", "\"noon\",\"lateWatermark\"")))
+                .isEqualTo("line 1: batch 0: \"batchTimestamp\" is \"noon\"; write an ISO-8601 instant like \"2024-05-01T10:00:00Z\"");
+        assertThat(linesError("\n" + line.replace("[\"a:1\",\"b:1\"]", "[\"a:1\",null]")))
+                .isEqualTo("line 2: batch 0 outputs[1]: null; a row or key is never null, give a value");
+        assertThat(linesError("{\"batchId\":")).startsWith("line 1: not valid JSON: Unexpected end-of-input");
+        assertThatThrownBy(() -> RunResultJson.read("{\"format\":\"twstester-run\",\"version\":2,\"batches\":[]}", STRINGS))
+                .hasMessage("version 2 is not supported; this twstester reads version 1");
+        assertThatThrownBy(() -> RunResultJson.read(line, STRINGS))
+                .hasMessage("not a twstester run: expected an object {\"format\":\"twstester-run\",\"version\":1,"
+                        + "\"batches\":[...]}; for one batch per line use readLines");
+    }
+
+    private static String batchFields() {
+        return "[batchId, hadInput, batchTimestamp, lateWatermark, evictionWatermark, input, droppedLate, outputs, firedTimers]";
+    }
+
+    private static String linesError(String lines) {
+        try {
+            RunResultJson.readLines(lines, STRINGS);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("no error reading " + lines);
+    }
+}
