@@ -1,0 +1,174 @@
+package dev.twstester.property;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * The property engine's entry point: generate scenarios, check each, and shrink the first
+ * failing one. It knows nothing about Spark or about what failing means; the check decides, and
+ * returns a message for a failure or empty for a pass. A check that throws counts as failing.
+ *
+ * <pre>{@code
+ * PropertyResult result = Property.forAll(ScenarioGenerator.create()
+ *                 .keys("u1", "u2").variants("add", "checkout")
+ *                 .timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofSeconds(10)))
+ *         .tries(50)
+ *         .check(gen -> {
+ *             RunResult<String, CartEvent, CartAlert> run = new TwsSimulator<>(query).run(gen.toScenario(carts));
+ *             return run.outputs().size() > 3 ? Optional.of("too many alerts: " + run.outputs()) : Optional.empty();
+ *         });
+ * result.assertPassed();   // AssertionError with seed, rerun hint, shrunk step list and message
+ * }</pre>
+ *
+ * <h2>Seeds and tries</h2>
+ * Each try generates from its own seed; the seeds come from one base seed ({@link #seed}, or a
+ * random one), which is printed to standard output. The number of tries is {@link #tries}, else
+ * the system property {@value #TRIES_PROPERTY}, else {@value #DEFAULT_TRIES}. When the system
+ * property {@value #SEED_PROPERTY} is set (e.g. {@code mvn test -Dtwstester.seed=-8234...}), only
+ * that seed runs, once: that is how a failure report's rerun hint reproduces one try.
+ *
+ * <p>Immutable; every setter returns a new {@code Property}.
+ */
+public final class Property {
+    /** System property: run only this try seed, once. */
+    public static final String SEED_PROPERTY = "twstester.seed";
+    /** System property: the number of tries when {@link #tries} is not called. */
+    public static final String TRIES_PROPERTY = "twstester.tries";
+    /** Tries when neither {@link #tries} nor {@value #TRIES_PROPERTY} says otherwise. */
+    public static final int DEFAULT_TRIES = 25;
+
+    private final ScenarioGenerator generator;
+    private final Integer tries;
+    private final Long baseSeed;
+    private final Shrinker shrinker;
+    private final UnaryOperator<String> properties;
+    private final PrintStream out;
+
+    private Property(ScenarioGenerator generator, Integer tries, Long baseSeed, Shrinker shrinker,
+            UnaryOperator<String> properties, PrintStream out) {
+        this.generator = generator;
+        this.tries = tries;
+        this.baseSeed = baseSeed;
+        this.shrinker = shrinker;
+        this.properties = properties;
+        this.out = out;
+    }
+
+    /** A property over the scenarios {@code generator} makes. */
+    public static Property forAll(ScenarioGenerator generator) {
+        return new Property(Objects.requireNonNull(generator, "generator must not be null"), null, null,
+                Shrinker.create(), System::getProperty, System.out);
+    }
+
+    /** Run {@code n} tries ({@code n >= 1}); overrides {@value #TRIES_PROPERTY}. */
+    public Property tries(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("tries(" + n + ") must be at least 1");
+        }
+        return new Property(generator, n, baseSeed, shrinker, properties, out);
+    }
+
+    /** Derive the tries' seeds from {@code base} instead of a random base seed. */
+    public Property seed(long base) {
+        return new Property(generator, tries, base, shrinker, properties, out);
+    }
+
+    /** Shrink with {@code s} (default {@link Shrinker#create()}, {@value Shrinker#DEFAULT_MAX_ATTEMPTS} attempts). */
+    public Property shrinker(Shrinker s) {
+        return new Property(generator, tries, baseSeed, Objects.requireNonNull(s, "shrinker must not be null"), properties, out);
+    }
+
+    /** For tests: read settings from {@code lookup} instead of system properties, and print to {@code stream}. */
+    Property environment(UnaryOperator<String> lookup, PrintStream stream) {
+        return new Property(generator, tries, baseSeed, shrinker, lookup, stream);
+    }
+
+    /**
+     * Runs the tries; stops at the first failure and shrinks it.
+     *
+     * @param check empty when the scenario passes, else what went wrong
+     */
+    public PropertyResult check(Function<GenScenario, Optional<String>> check) {
+        Objects.requireNonNull(check, "check must not be null");
+        String fixed = properties.apply(SEED_PROPERTY);
+        List<Long> seeds = new ArrayList<>();
+        long base;
+        if (fixed != null && !fixed.isBlank()) {
+            base = parseLong(SEED_PROPERTY, fixed);
+            seeds.add(base);
+            out.println("twstester property: running only seed " + base + " (-D" + SEED_PROPERTY + ")");
+        } else {
+            base = baseSeed != null ? baseSeed : new SplittableRandom().nextLong();
+            int n = tries != null ? tries : triesFromProperty();
+            SplittableRandom seedSource = new SplittableRandom(base);
+            for (int i = 0; i < n; i++) {
+                seeds.add(seedSource.nextLong());
+            }
+            out.println("twstester property: base seed " + base + ", " + n + " tries");
+        }
+        boolean fixedSeed = fixed != null && !fixed.isBlank();
+        for (int i = 0; i < seeds.size(); i++) {
+            GenScenario scenario = generator.generate(seeds.get(i));
+            Optional<String> message = evaluate(check, scenario);
+            if (message.isPresent()) {
+                PropertyResult.Failure failure = shrink(check, seeds.get(i), i, scenario, message.get());
+                return new PropertyResult(base, fixedSeed, seeds.subList(0, i + 1), failure);
+            }
+        }
+        return new PropertyResult(base, fixedSeed, seeds, null);
+    }
+
+    private PropertyResult.Failure shrink(Function<GenScenario, Optional<String>> check, long seed, int tryIndex,
+            GenScenario original, String message) {
+        Map<GenScenario, String> messages = new HashMap<>();
+        messages.put(original, message);
+        ShrinkResult shrunk = shrinker.shrink(original, s -> {
+            Optional<String> m = evaluate(check, s);
+            m.ifPresent(text -> messages.put(s, text));
+            return m.isPresent();
+        });
+        return new PropertyResult.Failure(seed, tryIndex, original, message, shrunk.shrunk(),
+                messages.get(shrunk.shrunk()), shrunk);
+    }
+
+    private static Optional<String> evaluate(Function<GenScenario, Optional<String>> check, GenScenario scenario) {
+        Optional<String> result;
+        try {
+            result = check.apply(scenario);
+        } catch (RuntimeException | AssertionError e) {
+            return Optional.of("the check threw " + e);
+        }
+        if (result == null) {
+            throw new IllegalStateException("the check returned null; return Optional.empty() when the scenario passes");
+        }
+        return result;
+    }
+
+    private int triesFromProperty() {
+        String value = properties.apply(TRIES_PROPERTY);
+        if (value == null || value.isBlank()) {
+            return DEFAULT_TRIES;
+        }
+        long n = parseLong(TRIES_PROPERTY, value);
+        if (n < 1 || n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("-D" + TRIES_PROPERTY + "=" + value + " must be a number of tries >= 1");
+        }
+        return (int) n;
+    }
+
+    private static long parseLong(String property, String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + property + "=" + value + " is not a whole number", e);
+        }
+    }
+}

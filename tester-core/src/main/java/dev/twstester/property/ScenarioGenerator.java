@@ -1,0 +1,330 @@
+package dev.twstester.property;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+import org.apache.spark.sql.streaming.TimeMode;
+
+/**
+ * Generates {@link GenScenario}s from a seed: micro-batches of events over a few keys, with the
+ * stream's edge cases placed on purpose rather than left to chance. Configured fluently; the
+ * same configuration and seed always give the same scenario ({@link SplittableRandom}).
+ *
+ * <pre>{@code
+ * ScenarioGenerator carts = ScenarioGenerator.create()
+ *         .keys("u1", "u2")
+ *         .variants("add", "checkout")                 // variant 0 and 1 for the EventFactory
+ *         .timeMode(TimeMode.EventTime())
+ *         .watermarkDelay(Duration.ofSeconds(10))       // the query's withWatermark delay
+ *         .interestingDurations(Duration.ofSeconds(30)) // e.g. the processor's timer offset
+ *         .batches(1, 6)
+ *         .eventsPerBatch(0, 4);
+ * GenScenario gen = carts.generate(42L);
+ * }</pre>
+ *
+ * <h2>What it aims at</h2>
+ * <ul>
+ *   <li><b>Watermark boundaries</b> (with {@link #watermarkDelay}): it tracks the watermark the
+ *       next batch's rows are compared with ({@code max event time so far - delay}, floored at 0,
+ *       never down) and now and then puts an event exactly on it (dropped: equality is late),
+ *       1 ms after it (kept), or far before it, and events with the same time as earlier ones.</li>
+ *   <li><b>Event-time timer boundaries</b> (EventTime mode with a watermark and
+ *       {@link #interestingDurations}): events that move the watermark exactly onto, 1 ms before
+ *       or 1 ms after {@code earlier event time + duration}.</li>
+ *   <li><b>Processing-time boundaries</b> ({@link #interestingDurations}): clock jumps that land
+ *       exactly on, 1 ms before or 1 ms after {@code time of an earlier input + duration}, for TTL
+ *       expiry ({@code batchTs >= writeTs + ttl}) and processing-time timers ({@code expiry <= batchTs}).</li>
+ * </ul>
+ *
+ * <h2>Steps by time mode</h2>
+ * EventTime and None: inputs mostly run at the current processing time, some at a later one, with
+ * occasional ticks (which run nothing in these modes but move processing time). ProcessingTime:
+ * every input has a processing time strictly later than the step before, and so has every tick
+ * (live Spark runs one batch per clock tick). The clock starts at the epoch.
+ *
+ * <p>Not thread-safe while being configured; {@link #generate} does not change the generator.
+ */
+public final class ScenarioGenerator {
+    private static final double TICK_CHANCE = 0.3;
+    private static final double INPUT_AT_CHANCE = 0.2;
+    private static final double EMPTY_BATCH_CHANCE = 0.12;
+
+    private List<String> keys = List.of("a", "b", "c");
+    private int variants = 1;
+    private List<String> variantNames = List.of();
+    private TimeMode timeMode = TimeMode.None();
+    private int minBatches = 1;
+    private int maxBatches = 6;
+    private int minEvents = 0;
+    private int maxEvents = 5;
+    private Instant eventTimeBase = Instant.parse("2024-01-01T00:00:00Z");
+    private long spreadMs = 60_000;
+    private Duration watermarkDelay;
+    private long[] processingSteps = {1_000, 5_000, 30_000};
+    private long[] interesting = {};
+
+    private ScenarioGenerator() {}
+
+    /**
+     * A generator with the defaults: keys a, b, c; one variant; {@code TimeMode.None()}; 1 to 6
+     * input batches of 0 to 5 events; event times from 2024-01-01T00:00:00Z spread over 1 minute;
+     * no watermark; processing-time steps of 1 s, 5 s and 30 s; no interesting durations.
+     */
+    public static ScenarioGenerator create() {
+        return new ScenarioGenerator();
+    }
+
+    /** The grouping keys events use (at least one). */
+    public ScenarioGenerator keys(String... newKeys) {
+        return keys(Arrays.asList(newKeys));
+    }
+
+    /** The grouping keys events use (at least one). */
+    public ScenarioGenerator keys(List<String> newKeys) {
+        Objects.requireNonNull(newKeys, "keys must not be null");
+        if (newKeys.isEmpty()) {
+            throw new IllegalArgumentException("keys(...) needs at least one key");
+        }
+        this.keys = List.copyOf(newKeys);
+        return this;
+    }
+
+    /** The number of event kinds; events get variants 0 to {@code count - 1}. */
+    public ScenarioGenerator variants(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("variants(" + count + "): there must be at least one variant");
+        }
+        this.variants = count;
+        this.variantNames = List.of();
+        return this;
+    }
+
+    /** Named event kinds; variant {@code i} is {@code names[i]} in step descriptions. */
+    public ScenarioGenerator variants(String... names) {
+        variants(names.length);
+        this.variantNames = List.of(names);
+        return this;
+    }
+
+    /** The query's time mode (default {@code TimeMode.None()}). */
+    public ScenarioGenerator timeMode(TimeMode mode) {
+        this.timeMode = Objects.requireNonNull(mode, "timeMode must not be null");
+        return this;
+    }
+
+    /** How many input steps (micro-batches with input) a scenario has, both inclusive (default 1 to 6). */
+    public ScenarioGenerator batches(int min, int max) {
+        if (min < 1 || max < min) {
+            throw new IllegalArgumentException("batches(" + min + ", " + max + "): need 1 <= min <= max");
+        }
+        this.minBatches = min;
+        this.maxBatches = max;
+        return this;
+    }
+
+    /** How many events an input step has, both inclusive (default 0 to 5); with min 0 some batches are empty. */
+    public ScenarioGenerator eventsPerBatch(int min, int max) {
+        if (min < 0 || max < min) {
+            throw new IllegalArgumentException("eventsPerBatch(" + min + ", " + max + "): need 0 <= min <= max");
+        }
+        this.minEvents = min;
+        this.maxEvents = max;
+        return this;
+    }
+
+    /** Where event times start (default 2024-01-01T00:00:00Z). */
+    public ScenarioGenerator eventTimeBase(Instant base) {
+        this.eventTimeBase = Objects.requireNonNull(base, "base must not be null");
+        return this;
+    }
+
+    /** How far an ordinary event's time lands from the latest event time so far (default 1 minute). */
+    public ScenarioGenerator eventTimeSpread(Duration spread) {
+        Objects.requireNonNull(spread, "spread must not be null");
+        if (spread.toMillis() < 1) {
+            throw new IllegalArgumentException("eventTimeSpread(" + spread + ") must be at least 1 ms");
+        }
+        this.spreadMs = spread.toMillis();
+        return this;
+    }
+
+    /** The query's watermark delay ({@code withWatermark}); enables the watermark boundary events. */
+    public ScenarioGenerator watermarkDelay(Duration delay) {
+        Objects.requireNonNull(delay, "delay must not be null");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("watermarkDelay(" + delay + ") must not be negative");
+        }
+        this.watermarkDelay = delay;
+        return this;
+    }
+
+    /** The sizes of ordinary processing-time jumps, each at least 1 ms (default 1 s, 5 s, 30 s). */
+    public ScenarioGenerator processingTimeSteps(Duration... steps) {
+        this.processingSteps = positiveMillis("processingTimeSteps", steps, false);
+        return this;
+    }
+
+    /**
+     * Durations the processor cares about, such as a TTL or a timer offset: clock jumps and (in
+     * EventTime mode) watermark moves are placed exactly on, 1 ms before and 1 ms after them.
+     */
+    public ScenarioGenerator interestingDurations(Duration... durations) {
+        this.interesting = positiveMillis("interestingDurations", durations, true);
+        return this;
+    }
+
+    private static long[] positiveMillis(String what, Duration[] durations, boolean allowEmpty) {
+        if (durations.length == 0 && !allowEmpty) {
+            throw new IllegalArgumentException(what + "(...) needs at least one duration");
+        }
+        long[] ms = new long[durations.length];
+        for (int i = 0; i < durations.length; i++) {
+            Duration d = Objects.requireNonNull(durations[i], what + " must not contain null");
+            if (d.toMillis() < 1) {
+                throw new IllegalArgumentException(what + "(...): " + d + " must be at least 1 ms");
+            }
+            ms[i] = d.toMillis();
+        }
+        return ms;
+    }
+
+    /** The scenario for {@code seed}; the same seed and configuration always give the same scenario. */
+    public GenScenario generate(long seed) {
+        Run run = new Run(new SplittableRandom(seed));
+        List<GenScenario.Step> steps = new ArrayList<>();
+        if (run.chance(TICK_CHANCE / 2)) {
+            run.ticks(steps);
+        }
+        int batches = run.between(minBatches, maxBatches);
+        for (int b = 0; b < batches; b++) {
+            List<GenEvent> events = run.events();
+            Long at = Times.isProcessingTime(timeMode) || run.chance(INPUT_AT_CHANCE) ? run.nextTime() : null;
+            steps.add(new GenScenario.Input(events, at));
+            run.afterInput(events, at);
+            if (run.chance(TICK_CHANCE)) {
+                run.ticks(steps);
+            }
+        }
+        return GenScenario.of(timeMode, steps).withEventTimeBase(eventTimeBase).withWatermarkDelay(watermarkDelay)
+                .withVariantNames(variantNames);
+    }
+
+    /** The state of one generation: the random source, the clock and what the stream saw so far. */
+    private final class Run {
+        private final SplittableRandom random;
+        private final long granularity;
+        private final List<Long> inputTimes = new ArrayList<>();
+        private final List<GenEvent> history = new ArrayList<>();
+        private long now;
+        private long maxEventTime = Long.MIN_VALUE;
+
+        Run(SplittableRandom random) {
+            this.random = random;
+            // ordinary times on a coarse grid read better and collide more often; boundaries stay exact
+            long g = 1;
+            while (g < 1000 && g * 10 * 20 <= spreadMs) {
+                g *= 10;
+            }
+            this.granularity = g;
+        }
+
+        boolean chance(double p) {
+            return random.nextDouble() < p;
+        }
+
+        int between(int min, int max) {
+            return min + random.nextInt(max - min + 1);
+        }
+
+        void ticks(List<GenScenario.Step> steps) {
+            int n = between(1, 2);
+            for (int i = 0; i < n; i++) {
+                now = nextTime();
+                steps.add(new GenScenario.Tick(now));
+            }
+        }
+
+        void afterInput(List<GenEvent> events, Long at) {
+            now = at == null ? now : at;
+            inputTimes.add(now);
+            for (GenEvent e : events) {
+                maxEventTime = Math.max(maxEventTime, e.eventTimeMs());
+            }
+        }
+
+        /** A processing time strictly after now: on a boundary {@code input time + duration ± 1 ms}, or a plain step. */
+        long nextTime() {
+            if (interesting.length > 0 && !inputTimes.isEmpty() && chance(0.45)) {
+                List<Long> targets = new ArrayList<>();
+                for (long from : inputTimes) {
+                    for (long d : interesting) {
+                        for (long delta = -1; delta <= 1; delta++) {
+                            if (from + d + delta > now) {
+                                targets.add(from + d + delta);
+                            }
+                        }
+                    }
+                }
+                if (!targets.isEmpty()) {
+                    return targets.get(random.nextInt(targets.size()));
+                }
+            }
+            return now + processingSteps[random.nextInt(processingSteps.length)];
+        }
+
+        List<GenEvent> events() {
+            int n;
+            if (maxEvents == 0 || (minEvents == 0 && chance(EMPTY_BATCH_CHANCE))) {
+                n = 0;
+            } else {
+                n = between(Math.max(1, minEvents), maxEvents);
+            }
+            long lateWatermark = watermarkDelay == null || maxEventTime == Long.MIN_VALUE
+                    ? 0 : Math.max(0, maxEventTime - watermarkDelay.toMillis());
+            List<GenEvent> batch = new ArrayList<>(n);
+            String previousKey = null;
+            for (int i = 0; i < n; i++) {
+                String key = previousKey != null && chance(0.3) ? previousKey : keys.get(random.nextInt(keys.size()));
+                GenEvent e = new GenEvent(key, eventTime(lateWatermark), random.nextInt(variants));
+                batch.add(e);
+                history.add(e);
+                previousKey = key;
+            }
+            return batch;
+        }
+
+        /** One event's time; {@code lateWatermark} is what this batch's rows are compared with. */
+        private long eventTime(long lateWatermark) {
+            double p = random.nextDouble();
+            boolean watermarked = watermarkDelay != null && lateWatermark > 0;
+            if (watermarked && p < 0.12) {
+                return lateWatermark;                       // exactly on the watermark: dropped (equality is late)
+            }
+            if (watermarked && p < 0.24) {
+                return lateWatermark + 1;                   // 1 ms after: kept
+            }
+            if (watermarked && p < 0.30) {                  // far behind: late
+                return Math.max(0, lateWatermark - watermarkDelay.toMillis() - 1 - random.nextLong(spreadMs));
+            }
+            if (!history.isEmpty() && p < 0.38) {           // a tie with an earlier event
+                return history.get(random.nextInt(history.size())).eventTimeMs();
+            }
+            if (interesting.length > 0 && watermarkDelay != null && Times.isEventTime(timeMode)
+                    && !history.isEmpty() && p < 0.48) {    // moves the watermark onto earlier time + duration (± 1 ms)
+                long from = history.get(random.nextInt(history.size())).eventTimeMs();
+                return from + interesting[random.nextInt(interesting.length)] + watermarkDelay.toMillis()
+                        + random.nextInt(3) - 1;
+            }
+            long front = maxEventTime == Long.MIN_VALUE ? eventTimeBase.toEpochMilli() : maxEventTime;
+            long offset = maxEventTime == Long.MIN_VALUE ? random.nextLong(spreadMs) : random.nextLong(-spreadMs / 4, spreadMs);
+            long base = eventTimeBase.toEpochMilli();
+            long t = base + Math.floorDiv(front + offset - base, granularity) * granularity;
+            return Math.max(0, t);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/**
+ * A seeded, stream-aware property engine: {@link dev.twstester.property.ScenarioGenerator}
+ * makes {@link dev.twstester.property.GenScenario}s (input batches and clock ticks, with events
+ * placed on watermark, TTL and timer boundaries), {@link dev.twstester.property.Property} runs a
+ * caller-supplied check over many of them, and {@link dev.twstester.property.Shrinker} reduces
+ * the first failing one to a small, readable step list.
+ *
+ * <pre>{@code
+ * Property.forAll(ScenarioGenerator.create().timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofSeconds(10)))
+ *         .check(gen -> {
+ *             var run = new TwsSimulator<>(query).run(gen.toScenario(MyEvent::of));
+ *             return run.droppedLate().isEmpty() ? Optional.empty() : Optional.of("dropped " + run.droppedLate());
+ *         })
+ *         .assertPassed();
+ * }</pre>
+ *
+ * The engine does not know Spark's semantics beyond the watermark model used to place events; what
+ * counts as a failure is entirely the check's business.
+ */
+package dev.twstester.property;
