@@ -108,13 +108,34 @@ public final class Property {
         } else {
             base = baseSeed != null ? baseSeed : new SplittableRandom().nextLong();
             int n = tries != null ? tries : triesFromProperty();
-            SplittableRandom seedSource = new SplittableRandom(base);
-            for (int i = 0; i < n; i++) {
-                seeds.add(seedSource.nextLong());
-            }
+            seeds.addAll(trySeeds(base, n));
             out.println("twstester property: base seed " + base + ", " + n + " tries");
         }
         boolean fixedSeed = fixed != null && !fixed.isBlank();
+        return run(check, seeds, base, fixedSeed);
+    }
+
+    /**
+     * Runs exactly one try, generated from {@code seed} (a try seed as printed in a failure
+     * report), and shrinks it if it fails. Ignores {@link #tries} and the system properties.
+     */
+    public PropertyResult checkSeed(long seed, Function<GenScenario, Optional<String>> check) {
+        Objects.requireNonNull(check, "check must not be null");
+        return run(check, List.of(seed), seed, true);
+    }
+
+    /** The try seeds {@link #check} derives from base seed {@code base} for {@code tries} tries. */
+    public static List<Long> trySeeds(long base, int tries) {
+        SplittableRandom seedSource = new SplittableRandom(base);
+        List<Long> seeds = new ArrayList<>();
+        for (int i = 0; i < tries; i++) {
+            seeds.add(seedSource.nextLong());
+        }
+        return seeds;
+    }
+
+    private PropertyResult run(Function<GenScenario, Optional<String>> check, List<Long> seeds, long base,
+            boolean fixedSeed) {
         for (int i = 0; i < seeds.size(); i++) {
             GenScenario scenario = generator.generate(seeds.get(i));
             Optional<String> message = evaluate(check, scenario);

@@ -197,7 +197,8 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             throw new IllegalStateException("Spark's batch " + id + " read " + p.numInputRows() + " rows, the step gave "
                     + input.size() + ": the memory source folded or split input");
         }
-        long evictionMs = watermarkOf(p);
+        long[] times = SparkStreaming.batchTimes(streamingQuery, id);
+        long evictionMs = times[1];
         long lateMs = lastBatchWatermarkMs;
         lastBatchWatermarkMs = evictionMs;
         List<I> dropped = dropped(input, lateMs, droppedCount(p), id);
@@ -208,7 +209,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             fired.add(new FiredTimer<>(key, Instant.ofEpochMilli(f.expiryMs())));
         }
         return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),
-                Instant.ofEpochMilli(evictionMs), Instant.parse(p.timestamp()), outputs(id), fired);
+                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs(id), fired);
     }
 
     private List<O> outputs(long batchId) {
@@ -219,11 +220,6 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             out.add(outputCodec.fromExternalRow(row));
         }
         return out;
-    }
-
-    private static long watermarkOf(StreamingQueryProgress p) {
-        String wm = p.eventTime().get("watermark");
-        return wm == null ? 0 : Instant.parse(wm).toEpochMilli();
     }
 
     private static long droppedCount(StreamingQueryProgress p) {

@@ -20,7 +20,7 @@ import dev.twstester.TwsQuery;
  * Runs a {@link TwsQuery} on real Spark: a streaming {@code transformWithState} query over a
  * memory source, RocksDB state store, a fresh checkpoint per run, and a manual trigger clock, so
  * every step of a {@link Scenario} becomes exactly the micro-batches Spark runs for it. Returns
- * the same {@link RunResult} shape as the simulator, read from Spark itself (query progress,
+ * the same {@link RunResult} shape as the simulator, read from Spark itself (offset log, query progress,
  * the sink, and the processor's own timer callbacks).
  *
  * <pre>{@code

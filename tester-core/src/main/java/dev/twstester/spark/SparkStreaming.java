@@ -1,6 +1,5 @@
 package dev.twstester.spark;
 
-import java.util.Arrays;
 import java.util.List;
 
 import org.apache.spark.sql.Dataset;
@@ -52,8 +51,11 @@ final class SparkStreaming {
         return CollectionConverters.asJava(sink.dataSinceBatch(sinceBatchId));
     }
 
-    static <T> List<T> list(T[] array) {
-        return Arrays.asList(array);
+    /** The batch's timestamp and watermark as Spark wrote them to the offset log: {@code [timestampMs, watermarkMs]}. */
+    static long[] batchTimes(StreamingQuery query, long batchId) {
+        var execution = ((org.apache.spark.sql.execution.streaming.runtime.StreamingQueryWrapper) query).streamingQuery();
+        var metadata = execution.offsetLog().get(batchId).get().metadataOpt().get();
+        return new long[] {metadata.batchTimestampMs(), metadata.batchWatermarkMs()};
     }
 
     /** A manual trigger clock that records when the stream waits on it (Spark's StreamManualClock). */

@@ -1,0 +1,200 @@
+package dev.twstester.junit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import org.apache.spark.SparkThrowable;
+import org.junit.jupiter.api.DynamicTest;
+
+import dev.twstester.RunComparison;
+import dev.twstester.RunDifference;
+import dev.twstester.RunResult;
+import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
+import dev.twstester.internal.RowCodec;
+import dev.twstester.io.JsonRows;
+import dev.twstester.property.EventFactory;
+import dev.twstester.property.GenScenario;
+import dev.twstester.property.Property;
+import dev.twstester.property.PropertyResult;
+import dev.twstester.property.ScenarioGenerator;
+import dev.twstester.property.Shrinker;
+import dev.twstester.sim.TwsSimulator;
+import dev.twstester.spark.LiveRunException;
+import dev.twstester.spark.LiveRunner;
+
+/**
+ * Generated scenarios run on the simulator and on live Spark; any difference fails, shrunk to a
+ * small scenario that is saved as JSON-lines batch files (one file per micro-batch) for replay.
+ *
+ * <pre>{@code
+ * @TestFactory
+ * Stream<DynamicTest> cartWatchAgreesWithSpark() {
+ *     return DifferentialProperty.of(CartWatch.query(),
+ *                     ScenarioGenerator.create().keys("ana", "bo").variants("add", "checkout")
+ *                             .timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofMinutes(10)),
+ *                     (key, ms, variant) -> variant == 0 ? CartEvent.add(key, "item", Instant.ofEpochMilli(ms))
+ *                                                        : CartEvent.checkout(key, Instant.ofEpochMilli(ms)))
+ *             .dynamicTests();   // 25 tries, or -Dtwstester.tries=N; -Dtwstester.seed=S reruns one
+ * }
+ * }</pre>
+ *
+ * <p>A try passes when both engines run the same batches with the same watermarks, timestamps,
+ * late rows, outputs and fired timers, or when both fail with the same error class.
+ *
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+public final class DifferentialProperty<K, I, O> {
+    /** Where failing scenarios are saved unless {@link #saveFailuresTo} says otherwise. */
+    public static final Path DEFAULT_FAILURE_DIR = Path.of("target", "twstester-failures");
+
+    private final TwsQuery<K, I, O> query;
+    private final ScenarioGenerator generator;
+    private final EventFactory<I> events;
+    private final Integer tries;
+    private final int shrinkAttempts;
+    private final Path failureDir;
+    private final Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators;
+
+    private DifferentialProperty(TwsQuery<K, I, O> query, ScenarioGenerator generator, EventFactory<I> events,
+            Integer tries, int shrinkAttempts, Path failureDir, Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators) {
+        this.query = query;
+        this.generator = generator;
+        this.events = events;
+        this.tries = tries;
+        this.shrinkAttempts = shrinkAttempts;
+        this.failureDir = failureDir;
+        this.simulators = simulators;
+    }
+
+    /** A property comparing the simulator with live Spark on scenarios from {@code generator}. */
+    public static <K, I, O> DifferentialProperty<K, I, O> of(TwsQuery<K, I, O> query, ScenarioGenerator generator,
+            EventFactory<I> events) {
+        return new DifferentialProperty<>(Objects.requireNonNull(query, "query must not be null"),
+                Objects.requireNonNull(generator, "generator must not be null"),
+                Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new);
+    }
+
+    /** Number of tries (default: {@code -Dtwstester.tries}, else 25). */
+    public DifferentialProperty<K, I, O> tries(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("tries(" + n + ") must be at least 1");
+        }
+        return new DifferentialProperty<>(query, generator, events, n, shrinkAttempts, failureDir, simulators);
+    }
+
+    /** How many candidate scenarios shrinking may run on both engines (default 60; each costs a live run). */
+    public DifferentialProperty<K, I, O> shrinkAttempts(int n) {
+        return new DifferentialProperty<>(query, generator, events, tries, n, failureDir, simulators);
+    }
+
+    /** Folder for shrunk failing scenarios (default {@code target/twstester-failures}). */
+    public DifferentialProperty<K, I, O> saveFailuresTo(Path dir) {
+        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts,
+                Objects.requireNonNull(dir, "dir must not be null"), simulators);
+    }
+
+    /** For tests of this class: build simulators some other way (e.g. with a fault switched on). */
+    DifferentialProperty<K, I, O> simulators(Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> factory) {
+        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, factory);
+    }
+
+    /** One dynamic test per try; a failing one shrinks, saves the scenario and fails with the report. */
+    public Stream<DynamicTest> dynamicTests() {
+        String fixed = System.getProperty(Property.SEED_PROPERTY);
+        List<Long> seeds;
+        if (fixed != null && !fixed.isBlank()) {
+            seeds = List.of(Long.parseLong(fixed.trim()));
+        } else {
+            long base = new SplittableRandom().nextLong();
+            int n = tries != null ? tries : Integer.getInteger(Property.TRIES_PROPERTY, Property.DEFAULT_TRIES);
+            System.out.println("twstester property: base seed " + base + ", " + n + " tries");
+            seeds = Property.trySeeds(base, n);
+        }
+        return seeds.stream().map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> assertAgreement(seed)));
+    }
+
+    /** Runs one try from {@code seed}; on a difference shrinks it, saves it and throws {@link AssertionError}. */
+    public void assertAgreement(long seed) {
+        PropertyResult result = checkSeed(seed);
+        result.failure().ifPresent(f -> {
+            Path saved = save(f.seed(), f.shrunk());
+            throw new AssertionError(result.report() + "\nshrunk scenario saved as batch files in " + saved);
+        });
+    }
+
+    /** Runs one try from {@code seed} and shrinks a difference, without throwing. */
+    public PropertyResult checkSeed(long seed) {
+        return Property.forAll(generator).shrinker(Shrinker.create().maxAttempts(shrinkAttempts))
+                .checkSeed(seed, this::difference);
+    }
+
+    /** Empty when both engines agree on {@code scenario}, else the first difference. */
+    public Optional<String> difference(GenScenario generated) {
+        Scenario<I> scenario = generated.toScenario(events);
+        TwsSimulator<K, I, O> simulator = simulators.apply(query);
+        RuntimeException simError = null;
+        RunResult<K, I, O> sim;
+        try {
+            sim = simulator.run(scenario);
+        } catch (RuntimeException e) {
+            simError = e;
+            sim = simulator.history();
+        }
+        RuntimeException liveError = null;
+        RunResult<K, I, O> live = null;
+        try {
+            live = LiveRunner.of(query).run(scenario);
+        } catch (LiveRunException e) {
+            liveError = e;
+        }
+        if (simError != null || liveError != null) {
+            return errors(simError, liveError);
+        }
+        return RunComparison.simulatorVsSpark().firstDifference(sim, live).map(RunDifference::message);
+    }
+
+    private static Optional<String> errors(RuntimeException sim, RuntimeException live) {
+        String simCondition = condition(sim);
+        String liveCondition = condition(live);
+        if (sim != null && live != null && Objects.equals(simCondition, liveCondition)) {
+            return Optional.empty();
+        }
+        return Optional.of("the engines failed differently\n  simulator: " + describe(sim, simCondition)
+                + "\n  spark:     " + describe(live, liveCondition));
+    }
+
+    private static String describe(Throwable t, String condition) {
+        return t == null ? "no error" : "[" + condition + "] " + t.getMessage();
+    }
+
+    /** The first error class in the cause chain (Spark wraps the batch's error in STREAM_FAILED). */
+    private static String condition(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SparkThrowable st && st.getCondition() != null && !"STREAM_FAILED".equals(st.getCondition())) {
+                return st.getCondition();
+            }
+        }
+        return null;
+    }
+
+    private Path save(long seed, GenScenario shrunk) {
+        Path dir = failureDir.resolve(query.newProcessor().getClass().getSimpleName() + "-seed" + seed);
+        RowCodec<I> codec = RowCodec.of(query.inputEncoder());
+        try {
+            shrunk.writeBatchFiles(dir, row -> JsonRows.toJson(codec.toExternalRow(row), codec.schema()).toString(), events);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not save the failing scenario in " + dir, e);
+        }
+        return dir;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.twstester.junit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.stream.Stream;
+
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.twstester.TwsQuery;
+import dev.twstester.internal.Faults;
+import dev.twstester.property.PropertyResult;
+import dev.twstester.property.ScenarioGenerator;
+
+/** The differential property against live Spark: it passes on the real simulator and catches a broken one. */
+@Tag("live")
+class DifferentialPropertyTest {
+
+    private static TwsQuery<String, Reading, String> query(OutputMode outputMode) {
+        return TwsQuery.builder(EchoProcessor::new)
+                .keyBy(Reading::getSensor, Encoders.STRING())
+                .input(Encoders.bean(Reading.class))
+                .output(Encoders.STRING())
+                .timeMode(TimeMode.EventTime())
+                .outputMode(outputMode)
+                .watermark("ts", Duration.ofSeconds(5))
+                .build();
+    }
+
+    private static ScenarioGenerator generator() {
+        return ScenarioGenerator.create().keys("a", "b").variants(2).timeMode(TimeMode.EventTime())
+                .batches(2, 5).eventsPerBatch(0, 4)
+                .eventTimeBase(Instant.parse("2024-05-01T10:00:00Z")).eventTimeSpread(Duration.ofSeconds(30))
+                .watermarkDelay(Duration.ofSeconds(5));
+    }
+
+    private static DifferentialProperty<String, Reading, String> property(OutputMode mode) {
+        return DifferentialProperty.of(query(mode), generator(), Reading::new);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> the_simulator_agrees_with_spark_on_generated_scenarios() {
+        return property(OutputMode.Update()).tries(5).dynamicTests();
+    }
+
+    @Test
+    void a_simulator_with_the_late_filter_on_the_wrong_watermark_is_caught_and_shrunk(@TempDir Path failures) throws Exception {
+        // Complete output mode: no no-data batches, so a data batch's late and eviction watermarks differ
+        DifferentialProperty<String, Reading, String> property = property(OutputMode.Complete())
+                .shrinkAttempts(40).saveFailuresTo(failures);
+        Faults.lateFilterUsesCurrentWatermark = true;
+        try {
+            PropertyResult result = null;
+            for (long seed = 1; seed <= 12 && (result == null || result.passed()); seed++) {
+                result = property.checkSeed(seed);
+            }
+            assertThat(result.passed()).as("one of 12 seeds exposes the fault").isFalse();
+            PropertyResult.Failure failure = result.failure().orElseThrow();
+            assertThat(failure.shrunk().eventCount()).isLessThanOrEqualTo(3);
+            assertThat(failure.message()).contains("batch");
+            Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> property.assertAgreement(failure.seed()));
+            assertThat(thrown).isInstanceOf(AssertionError.class).hasMessageContaining("-Dtwstester.seed=" + failure.seed());
+            try (Stream<Path> saved = Files.list(failures.resolve("EchoProcessor-seed" + failure.seed()))) {
+                assertThat(saved.map(p -> p.getFileName().toString())).contains("001.jsonl", "scenario.txt");
+            }
+        } finally {
+            Faults.reset();
+        }
+    }
+}
