@@ -1,0 +1,83 @@
+package dev.twstester.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.util.List;
+
+import org.apache.spark.SparkThrowable;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
+import dev.twstester.sim.ErrorProcessor;
+import dev.twstester.sim.TwsSimulator;
+
+/**
+ * The error matrix of spec section 6 on live Spark: each misuse fails the live query with the
+ * error class the simulator raises (or, for the cases Spark accepts, neither fails).
+ */
+@Tag("live")
+class LiveErrorAgreementTest {
+
+    private static TimeMode mode(String name) {
+        return switch (name) {
+            case "none" -> TimeMode.None();
+            case "proc" -> TimeMode.ProcessingTime();
+            default -> TimeMode.EventTime();
+        };
+    }
+
+    /** The first error class in the cause chain below Spark's STREAM_FAILED wrapper; "none" if nothing failed. */
+    private static String condition(Throwable t) {
+        if (t == null) {
+            return "none";
+        }
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SparkThrowable st && st.getCondition() != null && !"STREAM_FAILED".equals(st.getCondition())) {
+                return st.getCondition();
+            }
+        }
+        return "no error class: " + t;
+    }
+
+    @ParameterizedTest(name = "{0}@{1}: {2}")
+    @CsvSource(delimiter = '|', value = {
+        "getstate-in-handle|none|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+        "timer-none-mode|none|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
+        "list-timers-none-mode|none|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
+        "list-null|none|ILLEGAL_STATE_STORE_VALUE.NULL_VALUE",
+        "list-empty|none|ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE",
+        "map-null-key|none|ILLEGAL_STATE_STORE_VALUE.NULL_VALUE",
+        "ttl-eventtime|event|STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
+        "ttl-negative|proc|STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+        "deleteIfExists-in-handle|none|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+        "boom|none|TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+        "bean-null|none|NOT_NULL_ASSERT_VIOLATION",
+        "timer-in-init|proc|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+        "state-get-in-init|none|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+        "close-timer|proc|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+        "dup-value-list|none|STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED",
+        "boom-init|none|TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+        "dup-map|none|none",
+        "value-null|none|none",
+    })
+    void simulator_and_spark_fail_with_the_same_error_class(String mode, String time, String expected) {
+        TwsQuery<String, String, String> query = TwsQuery.builder(() -> new ErrorProcessor(mode))
+                .keyBy(s -> s, Encoders.STRING())
+                .input(Encoders.STRING())
+                .output(Encoders.STRING())
+                .timeMode(mode(time))
+                .build();
+        Scenario<String> scenario = Scenario.<String>builder()
+                .batchAt(java.time.Instant.ofEpochMilli(1000), List.of("k1")).build();
+        Throwable sim = catchThrowable(() -> new TwsSimulator<>(query).run(scenario));
+        Throwable live = catchThrowable(() -> LiveRunner.of(query).run(scenario));
+        assertThat(condition(live)).as("live Spark").isEqualTo(expected);
+        assertThat(condition(sim)).as("simulator").isEqualTo(expected);
+    }
+}
