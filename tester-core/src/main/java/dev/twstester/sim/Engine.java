@@ -1,6 +1,5 @@
 package dev.twstester.sim;
 
-import dev.twstester.internal.RowCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,15 +8,12 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.apache.spark.SparkThrowable;
-import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.StatefulProcessor;
 import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
 
 import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
@@ -34,11 +30,12 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 final class Engine<K, I, O> {
     final TwsQuery<K, I, O> query;
-    final RowCodec<K> keyCodec;
-    final RowCodec<I> inputCodec;
-    final RowCodec<O> outputCodec;
+    final KeyCodec<K> keyCodec;
+    private final KeyCodec<I> inputCodec;
+    private final KeyCodec<O> outputCodec;
+    private final Fidelity fidelity;
     final StateStore store;
-    private final int eventTimeIndex;
+    private final EventTimeColumn<I> eventTime;
     private final long delayMs;
     private final ProcessorCopies<StatefulProcessor<K, I, O>> processors;
     private final UUID queryId = UUID.randomUUID();
@@ -52,29 +49,16 @@ final class Engine<K, I, O> {
     long nextBatchId;
     boolean batchRanInThisRun;
 
-    Engine(TwsQuery<K, I, O> query) {
+    Engine(TwsQuery<K, I, O> query, Fidelity fidelity) {
         this.query = query;
-        this.keyCodec = RowCodec.of(query.keyEncoder());
-        this.inputCodec = RowCodec.of(query.inputEncoder());
-        this.outputCodec = RowCodec.of(query.outputEncoder());
-        this.store = new StateStore(query.timeMode(), keyCodec);
-        this.eventTimeIndex = query.eventTimeColumn().map(this::eventTimeIndex).orElse(-1);
+        this.fidelity = fidelity;
+        this.keyCodec = KeyCodec.of(query.keyEncoder());
+        this.inputCodec = KeyCodec.of(query.inputEncoder());
+        this.outputCodec = KeyCodec.of(query.outputEncoder());
+        this.store = new StateStore(query.timeMode(), keyCodec, fidelity);
+        this.eventTime = query.eventTimeColumn().map(c -> new EventTimeColumn<>(query.inputEncoder(), c)).orElse(null);
         this.delayMs = query.watermarkDelay().toMillis();
         this.processors = new ProcessorCopies<>(driverPass());
-    }
-
-    private int eventTimeIndex(String column) {
-        int index = inputCodec.fieldIndex(column);
-        if (index < 0) {
-            throw new IllegalArgumentException("watermark column '" + column + "' is not a column of the input: "
-                    + inputCodec.schema().simpleString());
-        }
-        DataType type = inputCodec.schema().fields()[index].dataType();
-        if (!type.equals(DataTypes.TimestampType) && !type.equals(DataTypes.TimestampNTZType)) {
-            throw new IllegalArgumentException("watermark column '" + column + "' has type " + type.simpleString()
-                    + "; withWatermark needs a timestamp column (java.sql.Timestamp or java.time.Instant field)");
-        }
-        return index;
     }
 
     /** The driver-side init/close pass Spark runs twice when a query run starts (spec 1.1). */
@@ -166,10 +150,19 @@ final class Engine<K, I, O> {
         return appendOrUpdate && watermarkMs > lastBatchWatermarkMs;
     }
 
+    /**
+     * Each row's grouping key and event time. FULL fidelity encodes the row as the source would
+     * and works on decoded copies; FAST keeps the row itself.
+     */
     private List<Row<I>> parse(List<I> rows) {
         List<Row<I>> parsed = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             I row = rows.get(i);
+            if (fidelity == Fidelity.FAST) {
+                Long micros = eventTime == null ? null : eventTime.fromObject(row);
+                parsed.add(new Row<>(row, null, new Bytes(keyCodec.encode(keyOf(row))), micros));
+                continue;
+            }
             byte[] encoded;
             try {
                 encoded = inputCodec.encode(row);
@@ -177,15 +170,16 @@ final class Engine<K, I, O> {
                 throw new IllegalArgumentException("input row " + i + " of batch " + nextBatchId
                         + " cannot be encoded with the query's input encoder: " + row, e);
             }
-            Long micros = null;
-            if (eventTimeIndex >= 0) {
-                UnsafeRow unsafe = inputCodec.row(encoded);
-                micros = unsafe.isNullAt(eventTimeIndex) ? null : unsafe.getLong(eventTimeIndex);
-            }
+            Long micros = eventTime == null ? null : eventTime.fromEncoded(encoded);
             K key = keyOf(inputCodec.decode(encoded));
             parsed.add(new Row<>(row, encoded, new Bytes(keyCodec.encode(key)), micros));
         }
         return parsed;
+    }
+
+    /** The row the processor receives: a decoded copy (FULL) or the row itself (FAST). */
+    private I delivered(Row<I> r) {
+        return r.encoded == null ? r.original : inputCodec.decode(r.encoded);
     }
 
     K keyOf(I row) {
@@ -198,7 +192,7 @@ final class Engine<K, I, O> {
 
     /** Late-row filter of EventTime mode: event time at or before the previous batch's watermark (in µs). */
     private List<Row<I>> lateFilter(List<Row<I>> rows, long lateWmMs, List<I> dropped) {
-        if (eventTimeIndex < 0 || !query.timeMode().equals(TimeMode.EventTime())) {
+        if (eventTime == null || !query.timeMode().equals(TimeMode.EventTime())) {
             return rows;
         }
         List<Row<I>> kept = new ArrayList<>(rows.size());
@@ -215,11 +209,11 @@ final class Engine<K, I, O> {
     @SuppressWarnings("unchecked")
     private <S> void initialState(StatefulProcessor<K, I, O> processor, TwsQuery.InitialState<K, S> init, Batch batch) {
         StatefulProcessorWithInitialState<K, I, O, S> p = (StatefulProcessorWithInitialState<K, I, O, S>) processor;
-        RowCodec<S> valueCodec = store.codec(init.encoder());
+        Codec<S> valueCodec = store.values(init.encoder());
         Map<Bytes, List<S>> byKey = new LinkedHashMap<>();
         for (Map.Entry<K, S> e : init.rows()) {
             byKey.computeIfAbsent(new Bytes(keyCodec.encode(e.getKey())), k -> new ArrayList<>())
-                    .add(valueCodec.decode(valueCodec.encode(e.getValue())));
+                    .add(valueCodec.load(valueCodec.store(e.getValue())));
         }
         for (Bytes key : sortedKeys(byKey)) {
             for (S value : byKey.get(key)) {
@@ -232,7 +226,7 @@ final class Engine<K, I, O> {
     private void inputs(StatefulProcessor<K, I, O> processor, List<Row<I>> rows, Batch batch) {
         Map<Bytes, List<I>> byKey = new LinkedHashMap<>();
         for (Row<I> r : rows) {
-            byKey.computeIfAbsent(r.key, k -> new ArrayList<>()).add(inputCodec.decode(r.encoded));
+            byKey.computeIfAbsent(r.key, k -> new ArrayList<>()).add(delivered(r));
         }
         for (Bytes key : sortedKeys(byKey)) {
             K k = enter(key);
@@ -292,7 +286,7 @@ final class Engine<K, I, O> {
             } catch (RuntimeException e) {
                 throw ProcessorException.lazyIterator(function, key, batch.id, e);
             }
-            batch.outputs.add(outputCodec.decode(outputCodec.encode(next)));
+            batch.outputs.add(fidelity == Fidelity.FULL ? outputCodec.decode(outputCodec.encode(next)) : next);
         }
     }
 

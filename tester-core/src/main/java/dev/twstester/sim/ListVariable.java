@@ -1,6 +1,5 @@
 package dev.twstester.sim;
 
-import dev.twstester.internal.RowCodec;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,12 +13,12 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /** A ListState variable: encoded elements in append order, each with its own expiration. */
 final class ListVariable<T> extends StateVariable {
-    private record Element(byte[] value, long expiry) {}
+    private record Element(Object value, long expiry) {}
 
-    private final RowCodec<T> codec;
+    private final Codec<T> codec;
     private final Map<Bytes, List<Element>> lists = new HashMap<>();
 
-    ListVariable(String name, RowCodec<T> codec, long ttlMs, Scope scope) {
+    ListVariable(String name, Codec<T> codec, long ttlMs, Scope scope) {
         super(name, ttlMs, scope);
         this.codec = codec;
     }
@@ -38,7 +37,7 @@ final class ListVariable<T> extends StateVariable {
         List<T> out = new ArrayList<>();
         for (Element e : lists.getOrDefault(key, List.of())) {
             if (visible(e.expiry)) {
-                out.add(codec.decode(e.value));
+                out.add(codec.load(e.value));
             }
         }
         return out;
@@ -84,7 +83,7 @@ final class ListVariable<T> extends StateVariable {
         long expiry = expiryForWrite();
         List<Element> encoded = new ArrayList<>(values.size());
         for (T v : values) {
-            encoded.add(new Element(codec.encode(v), expiry));
+            encoded.add(new Element(codec.store(v), expiry));
         }
         return encoded;
     }

@@ -1,6 +1,5 @@
 package dev.twstester.sim;
 
-import dev.twstester.internal.RowCodec;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,14 +16,16 @@ import scala.jdk.javaapi.CollectionConverters;
  * them by (the map key as a nested row), which is the order {@code iterator()} returns.
  */
 final class MapVariable<MK, MV> extends StateVariable {
-    private record Entry(byte[] key, byte[] value, long expiry) {}
+    private record Entry(Object key, Object value, long expiry) {}
 
-    private final RowCodec<MK> keyCodec;
-    private final RowCodec<MV> valueCodec;
+    private final KeyCodec<MK> keyBytes;
+    private final Codec<MK> keyCodec;
+    private final Codec<MV> valueCodec;
     private final Map<Bytes, TreeMap<Bytes, Entry>> maps = new HashMap<>();
 
-    MapVariable(String name, RowCodec<MK> keyCodec, RowCodec<MV> valueCodec, long ttlMs, Scope scope) {
+    MapVariable(String name, KeyCodec<MK> keyBytes, Codec<MK> keyCodec, Codec<MV> valueCodec, long ttlMs, Scope scope) {
         super(name, ttlMs, scope);
+        this.keyBytes = keyBytes;
         this.keyCodec = keyCodec;
         this.valueCodec = valueCodec;
     }
@@ -44,7 +45,7 @@ final class MapVariable<MK, MV> extends StateVariable {
         LinkedHashMap<MK, MV> out = new LinkedHashMap<>();
         for (Entry e : maps.getOrDefault(key, new TreeMap<>()).values()) {
             if (visible(e.expiry)) {
-                out.put(keyCodec.decode(e.key), valueCodec.decode(e.value));
+                out.put(keyCodec.load(e.key), valueCodec.load(e.value));
             }
         }
         return out;
@@ -52,23 +53,23 @@ final class MapVariable<MK, MV> extends StateVariable {
 
     MV getValue(Bytes key, MK mapKey) {
         TreeMap<Bytes, Entry> map = maps.get(key);
-        Entry e = map == null ? null : map.get(sortKey(keyCodec.encode(mapKey)));
-        return e == null || !visible(e.expiry) ? null : valueCodec.decode(e.value);
+        Entry e = map == null ? null : map.get(sortKey(mapKey));
+        return e == null || !visible(e.expiry) ? null : valueCodec.load(e.value);
     }
 
     void put(Bytes key, MK mapKey, MV value) {
-        byte[] k = keyCodec.encode(mapKey);
-        byte[] v = valueCodec.encode(value);
+        Bytes order = sortKey(mapKey);
+        Entry entry = new Entry(keyCodec.store(mapKey), valueCodec.store(value), expiryForWrite());
         remember(key);
-        maps.computeIfAbsent(key, x -> new TreeMap<>()).put(sortKey(k), new Entry(k, v, expiryForWrite()));
+        maps.computeIfAbsent(key, x -> new TreeMap<>()).put(order, entry);
     }
 
     void remove(Bytes key, MK mapKey) {
-        byte[] k = keyCodec.encode(mapKey);
+        Bytes order = sortKey(mapKey);
         remember(key);
         TreeMap<Bytes, Entry> map = maps.get(key);
         if (map != null) {
-            map.remove(sortKey(k));
+            map.remove(order);
             if (map.isEmpty()) {
                 maps.remove(key);
             }
@@ -99,8 +100,9 @@ final class MapVariable<MK, MV> extends StateVariable {
         return removed;
     }
 
-    private Bytes sortKey(byte[] encodedMapKey) {
-        return new Bytes(keyCodec.nestedBytes(encodedMapKey));
+    /** Where RocksDB puts the map key: the bytes of its encoding as a nested row. */
+    private Bytes sortKey(MK mapKey) {
+        return new Bytes(keyBytes.nestedBytes(keyBytes.encode(mapKey)));
     }
 
     private void remember(Bytes key) {

@@ -1,6 +1,5 @@
 package dev.twstester.sim;
 
-import dev.twstester.internal.RowCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,11 +19,13 @@ final class StateStore {
     private final TimeMode timeMode;
     private final Scope scope = new Scope();
     private final Map<String, StateVariable> variables = new LinkedHashMap<>();
-    private final Map<Encoder<?>, RowCodec<?>> codecs = new HashMap<>();
+    private final Map<Encoder<?>, KeyCodec<?>> codecs = new HashMap<>();
+    private final Fidelity fidelity;
     private final TimerStore timers;
 
-    StateStore(TimeMode timeMode, RowCodec<?> keyCodec) {
+    StateStore(TimeMode timeMode, KeyCodec<?> keyCodec, Fidelity fidelity) {
         this.timeMode = timeMode;
+        this.fidelity = fidelity;
         this.timers = new TimerStore(keyCodec, scope.journal);
     }
 
@@ -45,16 +46,16 @@ final class StateStore {
     }
 
     <T> ValueVariable<T> value(String name, Encoder<T> encoder, long ttlMs) {
-        return variable(name, ValueVariable.class, () -> new ValueVariable<>(name, codec(encoder), ttlMs, scope));
+        return variable(name, ValueVariable.class, () -> new ValueVariable<>(name, values(encoder), ttlMs, scope));
     }
 
     <T> ListVariable<T> list(String name, Encoder<T> encoder, long ttlMs) {
-        return variable(name, ListVariable.class, () -> new ListVariable<>(name, codec(encoder), ttlMs, scope));
+        return variable(name, ListVariable.class, () -> new ListVariable<>(name, values(encoder), ttlMs, scope));
     }
 
     <MK, MV> MapVariable<MK, MV> map(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder, long ttlMs) {
         return variable(name, MapVariable.class,
-                () -> new MapVariable<>(name, codec(keyEncoder), codec(valueEncoder), ttlMs, scope));
+                () -> new MapVariable<>(name, codec(keyEncoder), values(keyEncoder), values(valueEncoder), ttlMs, scope));
     }
 
     /** {@code deleteIfExists}: drops the variable with all its data (undone if the batch fails). */
@@ -83,9 +84,15 @@ final class StateStore {
         return removed;
     }
 
+    /** The encoding of {@code encoder}'s type, shared by all variables and engine parts that use it. */
     @SuppressWarnings("unchecked")
-    <T> RowCodec<T> codec(Encoder<T> encoder) {
-        return (RowCodec<T>) codecs.computeIfAbsent(encoder, e -> RowCodec.of(e));
+    <T> KeyCodec<T> codec(Encoder<T> encoder) {
+        return (KeyCodec<T>) codecs.computeIfAbsent(encoder, e -> KeyCodec.of(e));
+    }
+
+    /** How values of {@code encoder}'s type are kept at this simulator's fidelity. */
+    <T> Codec<T> values(Encoder<T> encoder) {
+        return fidelity == Fidelity.FULL ? Codec.encoded(codec(encoder)) : Codec.byReference();
     }
 
     @SuppressWarnings("unchecked")

@@ -1,6 +1,5 @@
 package dev.twstester.sim;
 
-import dev.twstester.internal.RowCodec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -28,10 +27,10 @@ final class TimerStore {
     private final Map<Bytes, TreeSet<Long>> byKey = new HashMap<>();
     private final TreeSet<Timer> byExpiry = new TreeSet<>(FIRE_ORDER);
     private final Map<Bytes, Bytes> orderOfKey = new HashMap<>();
-    private final RowCodec<?> keyCodec;
+    private final KeyCodec<?> keyCodec;
     private final Journal journal;
 
-    TimerStore(RowCodec<?> keyCodec, Journal journal) {
+    TimerStore(KeyCodec<?> keyCodec, Journal journal) {
         this.keyCodec = keyCodec;
         this.journal = journal;
     }

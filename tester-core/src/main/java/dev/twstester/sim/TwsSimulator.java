@@ -57,9 +57,15 @@ public final class TwsSimulator<K, I, O> {
     private final Engine<K, I, O> engine;
     private final List<BatchResult<K, I, O>> history = new ArrayList<>();
 
-    /** A simulator for {@code query}, with processing time and watermark at the epoch and no batch run. */
+    /** A simulator for {@code query} at {@link Fidelity#FULL}, with processing time and watermark at the epoch. */
     public TwsSimulator(TwsQuery<K, I, O> query) {
-        this.engine = new Engine<>(Objects.requireNonNull(query, "query must not be null"));
+        this(query, Fidelity.FULL);
+    }
+
+    /** A simulator for {@code query} at the given fidelity ({@link Fidelity#FAST} keeps objects by reference). */
+    public TwsSimulator(TwsQuery<K, I, O> query, Fidelity fidelity) {
+        this.engine = new Engine<>(Objects.requireNonNull(query, "query must not be null"),
+                Objects.requireNonNull(fidelity, "fidelity must not be null"));
     }
 
     /** One micro-batch with {@code rows} (possibly none), then the no-data batch Spark would run next. */

@@ -1,6 +1,5 @@
 package dev.twstester.sim;
 
-import dev.twstester.internal.RowCodec;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -9,12 +8,12 @@ import org.apache.spark.sql.streaming.ValueState;
 
 /** A ValueState variable: one encoded value (and expiration) per grouping key. */
 final class ValueVariable<T> extends StateVariable {
-    private record Entry(byte[] value, long expiry) {}
+    private record Entry(Object value, long expiry) {}
 
-    private final RowCodec<T> codec;
+    private final Codec<T> codec;
     private final Map<Bytes, Entry> entries = new HashMap<>();
 
-    ValueVariable(String name, RowCodec<T> codec, long ttlMs, Scope scope) {
+    ValueVariable(String name, Codec<T> codec, long ttlMs, Scope scope) {
         super(name, ttlMs, scope);
         this.codec = codec;
     }
@@ -31,11 +30,11 @@ final class ValueVariable<T> extends StateVariable {
 
     T get(Bytes key) {
         Entry e = entries.get(key);
-        return e == null || !visible(e.expiry) ? null : codec.decode(e.value);
+        return e == null || !visible(e.expiry) ? null : codec.load(e.value);
     }
 
     void put(Bytes key, T value) {
-        byte[] encoded = codec.encode(value);
+        Object encoded = codec.store(value);
         remember(key);
         entries.put(key, new Entry(encoded, expiryForWrite()));
     }
