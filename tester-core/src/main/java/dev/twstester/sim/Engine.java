@@ -58,7 +58,7 @@ final class Engine<K, I, O> {
         this.store = new StateStore(query.timeMode(), keyCodec, fidelity);
         this.eventTime = query.eventTimeColumn().map(c -> new EventTimeColumn<>(query.inputEncoder(), c)).orElse(null);
         this.delayMs = query.watermarkDelay().toMillis();
-        this.processors = new ProcessorCopies<>(driverPass());
+        this.processors = new ProcessorCopies<>(driverPass(), query::newProcessor);
     }
 
     /** The driver-side init/close pass Spark runs twice when a query run starts (spec 1.1). */
@@ -75,14 +75,23 @@ final class Engine<K, I, O> {
 
     /** Runs one micro-batch; on failure nothing of it is kept and the exception propagates. */
     BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput) {
+        return runBatch(rows, hadInput, null);
+    }
+
+    /**
+     * Runs one micro-batch; on failure nothing of it is kept and the exception propagates.
+     * {@code knownKey}, when not null, is the encoded key every row is known to have.
+     */
+    BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey) {
         long batchId = nextBatchId;
         long ts = processingTimeMs;
         long lateWm = lastBatchWatermarkMs;
         long evictWm = watermarkMs;
         Timers timerValues = new Timers(ts, evictWm);
         Batch batch = new Batch(batchId, timerValues);
-        List<Row<I>> parsed = parse(rows);
-        StatefulProcessor<K, I, O> processor = processors.fresh();
+        long filterWm = Faults.lateFilterUsesCurrentWatermark ? evictWm : lateWm;
+        Input<I> input = parse(rows, knownKey, filterWm);
+        StatefulProcessor<K, I, O> processor = fidelity == Fidelity.FULL ? processors.fresh() : query.newProcessor();
         SimHandle handle = new SimHandle(store, SimHandle.queryInfo(queryId, runId, batchId));
         Scope scope = store.scope();
         scope.batchTimestampMs = ts;
@@ -93,9 +102,7 @@ final class Engine<K, I, O> {
             if (batchId == 0) {
                 query.initialState().ifPresent(init -> initialState(processor, init, batch));
             }
-            List<I> dropped = new ArrayList<>();
-            long filterWm = Faults.lateFilterUsesCurrentWatermark ? evictWm : lateWm;
-            inputs(processor, lateFilter(parsed, filterWm, dropped), batch);
+            inputs(processor, input.byKey, batch);
             handle.state = HandleState.DATA_PROCESSED;
             timers(processor, batch);
             handle.state = HandleState.TIMER_PROCESSED;
@@ -103,8 +110,8 @@ final class Engine<K, I, O> {
             store.removeExpired(ts);
             run("close", null, batchId, processor::close);
             scope.journal.commit();
-            finish(parsed, evictWm);
-            return new BatchResult<>(batchId, hadInput, rows, dropped, Instant.ofEpochMilli(lateWm),
+            finish(input.maxEventTimeMs, evictWm);
+            return new BatchResult<>(batchId, hadInput, rows, input.dropped, Instant.ofEpochMilli(lateWm),
                     Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired);
         } catch (RuntimeException e) {
             scope.journal.rollback();
@@ -118,13 +125,7 @@ final class Engine<K, I, O> {
     }
 
     /** After a successful batch: the next batch's watermarks and id (spec 2.1). */
-    private void finish(List<Row<I>> parsed, long evictWm) {
-        long maxEventTimeMs = Long.MIN_VALUE;
-        for (Row<I> r : parsed) {
-            if (r.eventTimeMicros != null) {
-                maxEventTimeMs = Math.max(maxEventTimeMs, Math.floorDiv(r.eventTimeMicros, 1000L));
-            }
-        }
+    private void finish(long maxEventTimeMs, long evictWm) {
         if (maxEventTimeMs != Long.MIN_VALUE) {
             watermarkMs = Math.max(watermarkMs, maxEventTimeMs - delayMs);
         }
@@ -151,35 +152,47 @@ final class Engine<K, I, O> {
     }
 
     /**
-     * Each row's grouping key and event time. FULL fidelity encodes the row as the source would
-     * and works on decoded copies; FAST keeps the row itself.
+     * Groups the batch's rows by key after the late-row filter, and finds the maximum event time.
+     * FULL fidelity encodes each row as the source would and hands the processor decoded copies;
+     * FAST (and immutable types, where a copy is indistinguishable) hands over the rows themselves.
      */
-    private List<Row<I>> parse(List<I> rows) {
-        List<Row<I>> parsed = new ArrayList<>(rows.size());
+    private Input<I> parse(List<I> rows, Bytes knownKey, long filterWmMs) {
+        Input<I> in = new Input<>();
+        boolean byReference = fidelity == Fidelity.FAST || inputCodec.immutable();
+        if (knownKey != null && byReference && eventTime == null) {
+            in.byKey.put(knownKey, rows);
+            return in;
+        }
+        boolean lateFilter = eventTime != null && query.timeMode().equals(TimeMode.EventTime());
         for (int i = 0; i < rows.size(); i++) {
             I row = rows.get(i);
-            if (fidelity == Fidelity.FAST) {
-                Long micros = eventTime == null ? null : eventTime.fromObject(row);
-                parsed.add(new Row<>(row, null, new Bytes(keyCodec.encode(keyOf(row))), micros));
-                continue;
+            I delivered = row;
+            Long micros;
+            Bytes key = knownKey;
+            if (byReference) {
+                micros = eventTime == null ? null : eventTime.fromObject(row);
+            } else {
+                byte[] encoded = encodeInput(row, i);
+                micros = eventTime == null ? null : eventTime.fromEncoded(encoded);
+                delivered = inputCodec.decode(encoded);
+                if (key == null) {
+                    key = new Bytes(keyCodec.encode(keyOf(inputCodec.decode(encoded))));
+                }
             }
-            byte[] encoded;
-            try {
-                encoded = inputCodec.encode(row);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("input row " + i + " of batch " + nextBatchId
-                        + " cannot be encoded with the query's input encoder: " + row, e);
+            if (key == null) {
+                key = new Bytes(keyCodec.encode(keyOf(row)));
             }
-            Long micros = eventTime == null ? null : eventTime.fromEncoded(encoded);
-            K key = keyOf(inputCodec.decode(encoded));
-            parsed.add(new Row<>(row, encoded, new Bytes(keyCodec.encode(key)), micros));
+            if (micros != null) {
+                in.maxEventTimeMs = Math.max(in.maxEventTimeMs, Math.floorDiv(micros, 1000L));
+            }
+            // Spark's late-row filter: event time at or before the previous batch's watermark, in µs
+            if (lateFilter && micros != null && micros <= filterWmMs * 1000L) {
+                in.dropped.add(row);
+            } else {
+                in.byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(delivered);
+            }
         }
-        return parsed;
-    }
-
-    /** The row the processor receives: a decoded copy (FULL) or the row itself (FAST). */
-    private I delivered(Row<I> r) {
-        return r.encoded == null ? r.original : inputCodec.decode(r.encoded);
+        return in;
     }
 
     K keyOf(I row) {
@@ -190,20 +203,13 @@ final class Engine<K, I, O> {
         }
     }
 
-    /** Late-row filter of EventTime mode: event time at or before the previous batch's watermark (in µs). */
-    private List<Row<I>> lateFilter(List<Row<I>> rows, long lateWmMs, List<I> dropped) {
-        if (eventTime == null || !query.timeMode().equals(TimeMode.EventTime())) {
-            return rows;
+    private byte[] encodeInput(I row, int index) {
+        try {
+            return inputCodec.encode(row);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("input row " + index + " of batch " + nextBatchId
+                    + " cannot be encoded with the query's input encoder: " + row, e);
         }
-        List<Row<I>> kept = new ArrayList<>(rows.size());
-        for (Row<I> r : rows) {
-            if (r.eventTimeMicros != null && r.eventTimeMicros <= lateWmMs * 1000L) {
-                dropped.add(r.original);
-            } else {
-                kept.add(r);
-            }
-        }
-        return kept;
     }
 
     @SuppressWarnings("unchecked")
@@ -223,11 +229,7 @@ final class Engine<K, I, O> {
         }
     }
 
-    private void inputs(StatefulProcessor<K, I, O> processor, List<Row<I>> rows, Batch batch) {
-        Map<Bytes, List<I>> byKey = new LinkedHashMap<>();
-        for (Row<I> r : rows) {
-            byKey.computeIfAbsent(r.key, k -> new ArrayList<>()).add(delivered(r));
-        }
+    private void inputs(StatefulProcessor<K, I, O> processor, Map<Bytes, List<I>> byKey, Batch batch) {
         for (Bytes key : sortedKeys(byKey)) {
             K k = enter(key);
             scala.collection.Iterator<I> values = CollectionConverters.asScala(byKey.get(key).iterator());
@@ -286,7 +288,8 @@ final class Engine<K, I, O> {
             } catch (RuntimeException e) {
                 throw ProcessorException.lazyIterator(function, key, batch.id, e);
             }
-            batch.outputs.add(fidelity == Fidelity.FULL ? outputCodec.decode(outputCodec.encode(next)) : next);
+            batch.outputs.add(fidelity == Fidelity.FULL && !outputCodec.immutable()
+                    ? outputCodec.decode(outputCodec.encode(next)) : next);
         }
     }
 
@@ -314,7 +317,12 @@ final class Engine<K, I, O> {
     }
 
     /** One input row: as given, encoded, its encoded grouping key and its event time. */
-    private record Row<T>(T original, byte[] encoded, Bytes key, Long eventTimeMicros) {}
+    /** A batch's input after parsing: rows by key (arrival order), late rows, maximum event time. */
+    private static final class Input<T> {
+        final Map<Bytes, List<T>> byKey = new LinkedHashMap<>();
+        final List<T> dropped = new ArrayList<>();
+        long maxEventTimeMs = Long.MIN_VALUE;
+    }
 
     /** Per-batch collections. */
     private final class Batch {

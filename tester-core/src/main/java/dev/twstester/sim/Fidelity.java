@@ -17,7 +17,10 @@ public enum Fidelity {
     /**
      * Inputs, state values and outputs are kept by reference, as Spark's {@code TwsTester} keeps
      * them: mutating an object after {@code update} changes the stored state, outputs are the
-     * returned objects, and encoder checks (nulls in beans, unsupported types) do not run. Batch
+     * returned objects, and encoder checks (nulls in beans, unsupported types) do not run. Each
+     * batch gets a new processor from the query's supplier instead of a deserialized copy of the
+     * driver's instance (so fields set in the driver-side {@code init} and transient fields'
+     * initial values differ from Spark). Batch
      * semantics, timers, TTL, errors of the state API and every order (keys, timer ties, MapState
      * iteration) stay as Spark's: keys and map keys are still encoded to compute them.
      */

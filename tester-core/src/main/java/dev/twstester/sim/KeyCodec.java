@@ -23,4 +23,12 @@ interface KeyCodec<T> {
 
     /** The row as a nested struct in a one-column row (see {@code RowCodec#nestedBytes}). */
     byte[] nestedBytes(byte[] bytes);
+
+    /**
+     * True when a decoded copy cannot be told from the original (strings, boxed numbers): then
+     * keeping the object itself is exactly as faithful as an encode/decode round trip.
+     */
+    default boolean immutable() {
+        return false;
+    }
 }

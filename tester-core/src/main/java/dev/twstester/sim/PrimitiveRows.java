@@ -100,6 +100,11 @@ final class PrimitiveRows<T> implements KeyCodec<T> {
     }
 
     @Override
+    public boolean immutable() {
+        return true;
+    }
+
+    @Override
     public byte[] nestedBytes(byte[] row) {
         byte[] outer = new byte[HEADER + row.length];
         putLong(outer, 8, ((long) HEADER << 32) | row.length);

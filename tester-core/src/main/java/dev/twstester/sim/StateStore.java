@@ -92,7 +92,8 @@ final class StateStore {
 
     /** How values of {@code encoder}'s type are kept at this simulator's fidelity. */
     <T> Codec<T> values(Encoder<T> encoder) {
-        return fidelity == Fidelity.FULL ? Codec.encoded(codec(encoder)) : Codec.byReference();
+        KeyCodec<T> codec = codec(encoder);
+        return fidelity == Fidelity.FULL && !codec.immutable() ? Codec.encoded(codec) : Codec.byReference();
     }
 
     @SuppressWarnings("unchecked")

@@ -132,14 +132,22 @@ public final class TwsSimulator<K, I, O> {
      * {@code TwsTester.test}. Every row must belong to {@code key} under the query's key function.
      */
     public RunResult<K, I, O> test(K key, List<I> rows) {
+        Objects.requireNonNull(rows, "rows must not be null");
         byte[] expected = engine.keyCodec.encode(key);
+        boolean byEquals = engine.keyCodec.immutable();
         for (I row : rows) {
-            if (!Arrays.equals(expected, engine.keyCodec.encode(engine.keyOf(row)))) {
-                throw new IllegalArgumentException("row " + row + " has key " + engine.keyOf(row) + ", not " + key
+            K actual = engine.keyOf(row);
+            if (byEquals ? !key.equals(actual) : !Arrays.equals(expected, engine.keyCodec.encode(actual))) {
+                throw new IllegalArgumentException("row " + row + " has key " + actual + ", not " + key
                         + "; test(key, rows) takes one key's rows, use runBatch(rows) for several keys");
             }
         }
-        return runBatch(rows);
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        ran.add(record(engine.runBatch(rows, true, new Bytes(expected))));
+        if (!isProcessingTime() && engine.wantsNoDataBatch()) {
+            ran.add(record(engine.runBatch(List.of(), false)));
+        }
+        return new RunResult<>(ran);
     }
 
     /** Moves processing time forward by {@code duration}; in ProcessingTime mode that tick runs a batch. */

@@ -80,4 +80,16 @@ class LiveErrorAgreementTest {
         assertThat(condition(live)).as("live Spark").isEqualTo(expected);
         assertThat(condition(sim)).as("simulator").isEqualTo(expected);
     }
+
+    @org.junit.jupiter.api.Test
+    void a_transient_field_initialised_in_its_declaration_is_null_in_the_task_on_both_engines() {
+        TwsQuery<String, String, String> query = TwsQuery.builder(dev.twstester.sim.ProcessorInstancesTest.TransientBuffer::new)
+                .keyBy(s -> s, Encoders.STRING()).input(Encoders.STRING()).output(Encoders.STRING()).build();
+        Scenario<String> scenario = Scenario.<String>builder().batch(List.of("k")).build();
+        Throwable sim = catchThrowable(() -> new TwsSimulator<>(query).run(scenario));
+        Throwable live = catchThrowable(() -> LiveRunner.of(query).run(scenario));
+        assertThat(condition(live)).isEqualTo("TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR");
+        assertThat(condition(sim)).isEqualTo("TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR");
+        assertThat(sim.getCause()).isInstanceOf(NullPointerException.class);
+    }
 }
