@@ -18,7 +18,6 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.streaming.runtime.MemoryStream;
 import org.apache.spark.sql.execution.streaming.sources.MemorySink;
 import org.apache.spark.sql.streaming.StatefulProcessor;
-import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.TimeMode;
@@ -85,7 +84,6 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 query.outputMode(), query.outputEncoder());
     }
 
-    @SuppressWarnings("unchecked")
     private <S> Dataset<O> withInitialState(SparkSession spark, KeyValueGroupedDataset<K, I> grouped,
             StatefulProcessor<K, I, O> processor, TwsQuery.InitialState<K, S> init) {
         List<Tuple2<K, S>> rows = new ArrayList<>();
@@ -96,8 +94,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 .createDataset(rows, Encoders.tuple(query.keyEncoder(), init.encoder()))
                 .groupByKey((MapFunction<Tuple2<K, S>, K>) Tuple2::_1, query.keyEncoder())
                 .mapValues((MapFunction<Tuple2<K, S>, S>) Tuple2::_2, init.encoder());
-        var recording = new RecordingProcessorWithInitialState<>(
-                (StatefulProcessorWithInitialState<K, I, O, S>) processor, runId);
+        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, runId);
         return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), initial,
                 query.outputEncoder(), init.encoder());
     }

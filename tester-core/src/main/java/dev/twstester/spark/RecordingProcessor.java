@@ -3,15 +3,17 @@ package dev.twstester.spark;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.StatefulProcessor;
+import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
 
 /**
  * Runs the user's processor unchanged (same handle, same calls, same exceptions) and reports
  * each {@code handleExpiredTimer} call to the {@link TimerRecorder}, so a live run knows which
- * timers fired, not only how many.
+ * timers fired, not only how many. It takes initial state so it can wrap either kind of processor;
+ * Spark only calls {@code handleInitialState} when the query has initial state.
  */
-class RecordingProcessor<K, I, O> extends StatefulProcessor<K, I, O> {
+final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialState<K, I, O, S> {
     private final StatefulProcessor<K, I, O> delegate;
     private final String run;
 
@@ -24,6 +26,12 @@ class RecordingProcessor<K, I, O> extends StatefulProcessor<K, I, O> {
     public void init(OutputMode outputMode, TimeMode timeMode) {
         delegate.setHandle(getHandle());
         delegate.init(outputMode, timeMode);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void handleInitialState(K key, S initialState, TimerValues timerValues) {
+        ((StatefulProcessorWithInitialState<K, I, O, S>) delegate).handleInitialState(key, initialState, timerValues);
     }
 
     @Override
