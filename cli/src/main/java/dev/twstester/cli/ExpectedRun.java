@@ -1,0 +1,66 @@
+package dev.twstester.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.twstester.RunResult;
+import dev.twstester.TwsQuery;
+import dev.twstester.io.JsonRows;
+import dev.twstester.io.RunResultJson;
+
+/**
+ * A run saved with {@code replay --format json > run.jsonl}, read back for {@code --expect}: the
+ * simulator's batch lines (the {@code file}, {@code tick}, {@code state} and {@code engine}
+ * members dropped; other engines' lines and the comparison line skipped), or a file
+ * {@link RunResultJson#writeLines} wrote.
+ */
+final class ExpectedRun {
+    private static final ObjectMapper JSON = JsonRows.mapper();
+    private static final List<String> CLI_MEMBERS = List.of("file", "tick", "state", "engine");
+
+    private ExpectedRun() {}
+
+    static <K, I, O> RunResult<K, I, O> read(Path file, TwsQuery<K, I, O> query) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw CliException.usage("--expect " + file + ": cannot read: " + e, e);
+        }
+        StringBuilder batches = new StringBuilder();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            String kept = "";
+            if (!line.isBlank()) {
+                try {
+                    JsonNode json = JSON.readTree(line);
+                    if (json instanceof ObjectNode o && !o.has("comparison")
+                            && (!o.has("engine") || "simulator".equals(o.path("engine").asText()))) {
+                        CLI_MEMBERS.forEach(o::remove);
+                        kept = RowFormat.print(o);
+                    }
+                } catch (JsonProcessingException e) {
+                    kept = line;   // readLines reports it with the line number
+                }
+            }
+            batches.append(kept).append('\n');   // keep line numbers
+        }
+        try {
+            return RunResultJson.readLines(batches.toString(), query);
+        } catch (IllegalArgumentException e) {
+            String message = e.getMessage().startsWith("line ")
+                    ? file + ":" + e.getMessage().substring("line ".length())
+                    : file + ": " + e.getMessage();
+            throw CliException.invalidInput(JsonLinesReader.oneLine(message)
+                    + "; --expect reads what replay --format json wrote", e);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.twstester.cli;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunDifference;
+import dev.twstester.RunResult;
+import dev.twstester.TwsQuery;
+import dev.twstester.internal.RowCodec;
+import dev.twstester.io.JsonRows;
+import dev.twstester.io.RunResultJson;
+
+/**
+ * The replay for tools: one JSON object per line and batch, the batch as
+ * {@link RunResultJson#writeLines} writes it plus {@code file} (the input file that caused it,
+ * null for a tick) or {@code tick}, and with {@code --show-state} a {@code state} array of
+ * {@code {"key":..., "variables":{name: value}, "timers":[...]}}. With {@code --live} or
+ * {@code --expect} the lines carry {@code "engine":"simulator"}, the other run's batches follow
+ * ({@code "engine":"spark"} or {@code "expected"}), and a last line
+ * {@code {"comparison":{"left":"simulator","right":"spark","same":true,"differences":[...]}}} ends
+ * the output. Nothing else is written to stdout.
+ */
+final class JsonReport<K, I, O> implements Report<K, I, O> {
+    private static final ObjectMapper JSON = JsonRows.mapper();
+
+    private final PrintWriter out;
+    private final TwsQuery<K, I, O> query;
+    private final RowCodec<K> keys;
+    private final boolean tagEngine;
+
+    JsonReport(PrintWriter out, TwsQuery<K, I, O> query, boolean tagEngine) {
+        this.out = out;
+        this.query = query;
+        this.keys = RowCodec.of(query.keyEncoder());
+        this.tagEngine = tagEngine;
+    }
+
+    @Override
+    public void start(String queryName, ReplayPlan plan) {
+        // no header: every line is a batch
+    }
+
+    @Override
+    public void batch(BatchResult<K, I, O> b, BatchCause cause, StateSnapshot<K> state) {
+        ObjectNode line = batchJson(b, cause, tagEngine ? "simulator" : null);
+        if (state != null) {
+            ArrayNode keysJson = line.putArray("state");
+            for (StateSnapshot.KeyState<K> k : state.keys()) {
+                ObjectNode key = keysJson.addObject();
+                key.set("key", RowFormat.json(k.key(), keys));
+                ObjectNode vars = key.putObject("variables");
+                k.variables().forEach((name, v) -> vars.set(name, RowFormat.any(v.value())));
+                ArrayNode timers = key.putArray("timers");
+                k.timers().forEach(t -> timers.add(t.toString()));
+            }
+        }
+        print(line);
+    }
+
+    private ObjectNode batchJson(BatchResult<K, I, O> b, BatchCause cause, String engine) {
+        ObjectNode line;
+        try {
+            line = (ObjectNode) JSON.readTree(RunResultJson.writeLines(new RunResult<>(List.of(b)), query));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("RunResultJson wrote JSON that does not parse: " + e.getOriginalMessage(), e);
+        }
+        if (cause != null && cause.tick() != null) {
+            line.putNull("file");
+            line.put("tick", cause.tick().toString());
+        } else {
+            line.put("file", cause == null ? null : cause.file());
+        }
+        if (engine != null) {
+            line.put("engine", engine);
+        }
+        return line;
+    }
+
+    @Override
+    public void tickWithoutBatch(Instant to, String why) {
+        // no batch, no line
+    }
+
+    @Override
+    public void end(RunResult<K, I, O> run, int files, Instant watermark, Instant processingTime, List<K> keysWithState) {
+        // the batches are the output
+    }
+
+    @Override
+    public void comparison(String otherName, String otherTitle, RunResult<K, I, O> other,
+            List<RunDifference> differences, Map<Long, BatchCause> causes) {
+        for (BatchResult<K, I, O> b : other.batches()) {
+            print(batchJson(b, causes.get(b.batchId()), otherName));
+        }
+        ObjectNode line = JSON.createObjectNode();
+        ObjectNode comparison = line.putObject("comparison");
+        comparison.put("left", "simulator").put("right", otherName).put("same", differences.isEmpty());
+        ArrayNode list = comparison.putArray("differences");
+        for (RunDifference d : differences) {
+            ObjectNode diff = list.addObject();
+            diff.put("batchId", d.batchId());
+            diff.put("aspect", d.aspect().name());
+            diff.put("key", d.key() == null ? null : RowFormat.anyKeyText(d.key()));
+            diff.put("message", d.message());
+        }
+        print(line);
+    }
+
+    private void print(JsonNode line) {
+        out.println(RowFormat.print(line));
+    }
+}

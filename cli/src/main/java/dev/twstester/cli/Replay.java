@@ -1,0 +1,202 @@
+package dev.twstester.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.spark.SparkThrowable;
+import org.apache.spark.sql.streaming.TimeMode;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunComparison;
+import dev.twstester.RunDifference;
+import dev.twstester.RunResult;
+import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
+import dev.twstester.internal.RowCodec;
+import dev.twstester.sim.TwsSimulator;
+import dev.twstester.spark.LiveRunner;
+
+/**
+ * One replay: reads every file of the plan, runs the steps on the simulator one by one (reporting
+ * each batch with the file or tick that caused it), then optionally the same steps on live Spark
+ * and a saved run to compare with.
+ *
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+final class Replay<K, I, O> {
+    private final TwsQuery<K, I, O> query;
+    private final String queryName;
+    private final ReplayPlan plan;
+    private final Report<K, I, O> report;
+    private final PrintWriter err;
+    private final PrintWriter progress;
+    private final boolean showState;
+
+    Replay(TwsQuery<K, I, O> query, String queryName, ReplayPlan plan, Report<K, I, O> report, PrintWriter err,
+            PrintWriter progress, boolean showState) {
+        this.query = query;
+        this.queryName = queryName;
+        this.plan = plan;
+        this.report = report;
+        this.err = err;
+        this.progress = progress;
+        this.showState = showState;
+    }
+
+    /** Runs the replay; the exit code is {@link ExitCodes#OK} or {@link ExitCodes#DIFFERENCE}. */
+    int run(boolean live, Path expected) {
+        JsonLinesReader<I> reader = new JsonLinesReader<>(RowCodec.of(query.inputEncoder()), err);
+        Map<EventFile, List<I>> rows = new HashMap<>();
+        for (ReplayPlan.Step step : plan.steps()) {
+            if (step instanceof ReplayPlan.Input in && !rows.containsKey(in.file())) {
+                rows.put(in.file(), reader.read(in.file()));
+            }
+        }
+        progress.println("twstester: replaying " + plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files")
+                + " with " + queryName + " on the simulator");
+        progress.flush();
+        TwsSimulator<K, I, O> sim = startSimulator();
+        report.start(queryName, plan);
+        Map<Long, BatchCause> causes = new HashMap<>();
+        Map<String, String> kinds = StateSnapshot.newKindCache();
+        for (ReplayPlan.Step step : plan.steps()) {
+            RunResult<K, I, O> ran = runStep(sim, step, rows);
+            BatchCause cause = step instanceof ReplayPlan.Input in ? BatchCause.file(in.file())
+                    : BatchCause.tick(((ReplayPlan.Tick) step).to());
+            List<BatchResult<K, I, O>> batches = ran.batches();
+            if (batches.isEmpty()) {
+                report.tickWithoutBatch(((ReplayPlan.Tick) step).to(), whyNoBatch(sim));
+            }
+            for (int i = 0; i < batches.size(); i++) {
+                causes.put(batches.get(i).batchId(), cause);
+                StateSnapshot<K> state = showState && i == batches.size() - 1
+                        ? StateSnapshot.of(sim.state(), kinds) : null;
+                report.batch(batches.get(i), cause, state);
+            }
+        }
+        RunResult<K, I, O> simulated = sim.history();
+        report.end(simulated, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys());
+        int exit = ExitCodes.OK;
+        if (live) {
+            exit = Math.max(exit, compareWithLive(simulated, scenario(rows), causes));
+        }
+        if (expected != null) {
+            RunResult<K, I, O> saved = ExpectedRun.read(expected, query);
+            exit = Math.max(exit, compare("expected", "expected run " + expected, simulated, saved, causes));
+        }
+        return exit;
+    }
+
+    private TwsSimulator<K, I, O> startSimulator() {
+        try {
+            return new TwsSimulator<>(query);
+        } catch (RuntimeException e) {
+            if (e instanceof SparkThrowable) {
+                throw new StepFailure(queryName + ": the driver-side init/close pass at query start", -1, e);
+            }
+            if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
+                throw CliException.usage("--query " + queryName + ": " + JsonLinesReader.oneLine(e.getMessage()), e);
+            }
+            throw e;
+        }
+    }
+
+    private RunResult<K, I, O> runStep(TwsSimulator<K, I, O> sim, ReplayPlan.Step step, Map<EventFile, List<I>> rows) {
+        String where = step instanceof ReplayPlan.Input in ? in.file().display()
+                : "tick to " + ((ReplayPlan.Tick) step).to();
+        try {
+            if (step instanceof ReplayPlan.Input in) {
+                List<I> input = rows.get(in.file());
+                return in.at() == null ? sim.runBatch(input) : sim.runBatchAt(in.at(), input);
+            }
+            return sim.setProcessingTime(((ReplayPlan.Tick) step).to());
+        } catch (RuntimeException e) {
+            // Spark's errors, and the query's own code failing outside the processor (the key
+            // function, the input encoder), which the simulator reports as IllegalArgumentException
+            if (e instanceof SparkThrowable || e instanceof IllegalArgumentException) {
+                throw new StepFailure(where, sim.nextBatchId(), e);
+            }
+            throw e;
+        }
+    }
+
+    private String whyNoBatch(TwsSimulator<K, I, O> sim) {
+        if (!query.timeMode().equals(TimeMode.ProcessingTime())) {
+            return "only the clock moved: " + TextReport.timeMode(query.timeMode())
+                    + " queries run batches for input, not for trigger ticks";
+        }
+        return sim.nextBatchId() == 0 ? "no batch has run yet: Spark runs nothing before the first data batch"
+                : "nothing to do";
+    }
+
+    /** The plan as a {@link Scenario} for live Spark. */
+    private Scenario<I> scenario(Map<EventFile, List<I>> rows) {
+        Scenario.Builder<I> b = Scenario.builder();
+        for (ReplayPlan.Step step : plan.steps()) {
+            if (step instanceof ReplayPlan.Input in) {
+                if (in.at() == null) {
+                    b.batch(rows.get(in.file()));
+                } else {
+                    b.batchAt(in.at(), rows.get(in.file()));
+                }
+            } else {
+                b.tick(((ReplayPlan.Tick) step).to());
+            }
+        }
+        return b.build();
+    }
+
+    private int compareWithLive(RunResult<K, I, O> simulated, Scenario<I> scenario, Map<Long, BatchCause> causes) {
+        progress.println("twstester: running the same steps on live Spark (local, RocksDB state store); "
+                + "starting Spark takes a few seconds");
+        progress.flush();
+        long started = System.nanoTime();
+        RunResult<K, I, O> live = LiveRunner.of(query).run(scenario);
+        progress.println("twstester: live Spark ran " + live.batches().size() + " batches in "
+                + String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - started) / 1e9));
+        progress.flush();
+        return compare("spark", "live Spark", simulated, live, causes);
+    }
+
+    private int compare(String otherName, String otherTitle, RunResult<K, I, O> simulated, RunResult<K, I, O> other,
+            Map<Long, BatchCause> causes) {
+        List<RunDifference> differences = new ArrayList<>(
+                RunComparison.between("simulator", otherName).differences(simulated, other));
+        report.comparison(otherName, otherTitle, other, differences, causes);
+        if (!differences.isEmpty()) {
+            err.println("twstester: " + otherTitle + " differs from the simulator ("
+                    + differences.size() + (differences.size() == 1 ? " difference" : " differences")
+                    + ", first in batch " + differences.get(0).batchId() + ")");
+            return ExitCodes.DIFFERENCE;
+        }
+        return ExitCodes.OK;
+    }
+
+    /** A batch failed: the processor threw or misused the state API, or the key function or input encoder failed. */
+    static final class StepFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final String where;
+        private final long batchId;
+
+        StepFailure(String where, long batchId, Throwable cause) {
+            super(where + ": " + cause.getMessage(), cause);
+            this.where = where;
+            this.batchId = batchId;
+        }
+
+        String where() {
+            return where;
+        }
+
+        long batchId() {
+            return batchId;
+        }
+    }
+}

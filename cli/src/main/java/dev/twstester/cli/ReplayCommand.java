@@ -1,0 +1,253 @@
+package dev.twstester.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.apache.spark.sql.streaming.TimeMode;
+
+import dev.twstester.TwsQuery;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code twstester replay}: JSON-lines event files, one micro-batch each, through a query on the
+ * simulator (and with {@code --live} on live Spark), printed batch by batch.
+ */
+@Command(name = "replay",
+        mixinStandardHelpOptions = true,
+        versionProvider = TwsTesterCli.Version.class,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        header = "Replay JSON-lines event files through a transformWithState query, one micro-batch per file.",
+        description = {
+            "",
+            "Each file is one micro-batch, as when it is dropped into the source folder of Spark's JSON file source;"
+                    + " files run in name order, an empty file is an empty batch. A folder stands for its *.jsonl and"
+                    + " *.json files. Lines are parsed with the query's input schema as Spark parses them: one JSON"
+                    + " object per line, timestamps as ISO-8601 strings (\"2024-05-01T10:00:00Z\"), missing fields and"
+                    + " nulls as null, fields not in the schema ignored (with a note on stderr); a line that is not"
+                    + " valid for the schema is an error (exit 3) naming the file and line.",
+            "",
+            "The simulator runs each batch as Spark 4.2.0 does, including the no-data batch after a watermark"
+                    + " advance. For every batch stdout shows its id and file, rows in and dropped as late, the late"
+                    + " and eviction watermarks, the batch timestamp, the output rows and the timers fired (rows as"
+                    + " JSON through the query's encoders, times in UTC). Progress and errors go to stderr.",
+            ""
+        },
+        parameterListHeading = "Arguments:%n",
+        optionListHeading = "%nOptions:%n",
+        footerHeading = "%nTime (TTL and processing-time timers):%n",
+        footer = {
+            "  The processing-time clock starts at 1970-01-01T00:00:00Z. A file's batch runs at",
+            "  the current clock unless it is given a time. A tick moves the clock; in",
+            "  ProcessingTime mode it runs a no-data batch (timers fire, TTL expires), in the",
+            "  other modes nothing. Give the times in one of two ways:",
+            "  * a replay plan: the folder's scenario.txt, or --plan FILE, one step per line, as",
+            "    GenScenario.writeBatchFiles writes it (# starts a comment; the first blank line",
+            "    after the steps ends the plan):",
+            "        input 001.jsonl at=1970-01-01T00:01:00Z",
+            "        input 002.jsonl at=current",
+            "        tick to=1970-01-01T00:31:00Z",
+            "  * options: --batch-interval, --start, --at and --tick.",
+            "  In ProcessingTime mode every file needs a time strictly later than the step",
+            "  before it; with no plan and no --batch-interval, files are picked up one minute",
+            "  apart (--batch-interval PT1M).",
+            "",
+            "Examples:",
+            "  twstester replay samples/src/main/resources/cart \\",
+            "      --query dev.twstester.samples.cart.CartWatch",
+            "  twstester replay events/ --query com.acme.Carts#storyQuery \\",
+            "      --classpath target/classes --live",
+            "  twstester replay clicks/ --query com.acme.Sessions --batch-interval PT5M \\",
+            "      --tick 1970-01-01T01:00:00Z --show-state",
+            "  twstester replay events/ --query com.acme.Carts --format json > run.jsonl",
+            "  twstester replay events/ --query com.acme.Carts --expect run.jsonl"
+        },
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.OK_LINE, ExitCodes.DIFFERENCE_LINE, ExitCodes.USAGE_LINE,
+            ExitCodes.INVALID_INPUT_LINE, ExitCodes.PROCESSOR_LINE, ExitCodes.INTERNAL_LINE})
+public final class ReplayCommand implements Callable<Integer> {
+    static final Duration DEFAULT_PROCESSING_TIME_INTERVAL = Duration.ofMinutes(1);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "<file or folder>",
+            description = "JSON-lines files (one micro-batch each) or folders of *.jsonl / *.json files.")
+    private List<Path> paths = new ArrayList<>();
+
+    @Option(names = "--query", required = true, paramLabel = "<class>[#<method>]",
+            description = {"The query: a class with a public static method returning TwsQuery (default name: query),"
+                    + " or a class implementing Supplier<TwsQuery> with a public no-argument constructor."})
+    private String query;
+
+    @Option(names = "--classpath", split = "${sys:path.separator}", paramLabel = "<jar or folder>",
+            description = "Extra jars or class folders to find the query in (repeat it, or separate entries with"
+                    + " the path separator).")
+    private List<Path> classpath = new ArrayList<>();
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
+            description = "text (default): batch by batch for people; json: one JSON object per batch and line"
+                    + " (with --live or --expect then the other run's batches and a last \"comparison\" line).")
+    private Format format;
+
+    @Option(names = "--show-state",
+            description = "After each file's batches (and each tick's): every key's state variables and timers.")
+    private boolean showState;
+
+    @Option(names = "--live",
+            description = "Also run the same steps on live Spark (local, RocksDB) and compare batch by batch;"
+                    + " exit 1 on any difference.")
+    private boolean live;
+
+    @Option(names = "--expect", paramLabel = "<file>",
+            description = "Compare with a run saved earlier by --format json; exit 1 on any difference.")
+    private Path expect;
+
+    @Option(names = "--plan", paramLabel = "<file>",
+            description = "Replay plan to follow (default: scenario.txt in the folder given, if any).")
+    private Path plan;
+
+    @Option(names = "--no-plan", description = "Ignore the folder's scenario.txt.")
+    private boolean noPlan;
+
+    @Option(names = "--batch-interval", paramLabel = "<duration>", converter = TimeConverters.DurationConverter.class,
+            description = "Trigger interval: file k (1, 2, ...) is picked up at --start + k * interval, e.g. PT1M.")
+    private Duration batchInterval;
+
+    @Option(names = "--start", paramLabel = "<instant>", converter = TimeConverters.InstantConverter.class,
+            defaultValue = "1970-01-01T00:00:00Z",
+            description = "Where --batch-interval counts from (default: ${DEFAULT-VALUE}).")
+    private Instant start;
+
+    @Option(names = "--at", paramLabel = "<file>=<instant>", mapFallbackValue = "",
+            description = "The processing time one file's batch runs at, e.g. --at 002.jsonl=2024-05-01T10:05:00Z;"
+                    + " repeatable.")
+    private Map<String, String> at = new LinkedHashMap<>();
+
+    @Option(names = "--tick", paramLabel = "<instant>", converter = TimeConverters.InstantConverter.class,
+            description = "A trigger tick: the clock moves to this time, before the first file with a later time;"
+                    + " repeatable.")
+    private List<Instant> ticks = new ArrayList<>();
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress lines on stderr (notes and errors still).")
+    private boolean quiet;
+
+    @Option(names = {"-x", "--stacktrace"}, description = "Print the stack trace of an error.")
+    private boolean stacktrace;
+
+    /** The output formats. */
+    enum Format { text, json }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            return replay(out, err);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            out.flush();
+            return Failures.report(e, err, stacktrace);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private int replay(PrintWriter out, PrintWriter err) {
+        boolean timeOptions = !at.isEmpty() || !ticks.isEmpty() || batchInterval != null;
+        if (plan != null && noPlan) {
+            throw CliException.usage("--plan and --no-plan exclude each other");
+        }
+        if (plan != null && timeOptions) {
+            throw CliException.usage("--plan gives the times; drop --at, --tick and --batch-interval, or the plan");
+        }
+        if (plan != null && !Files.isRegularFile(plan)) {
+            throw CliException.usage("--plan " + plan + ": no such file");
+        }
+        if (expect != null && !Files.isRegularFile(expect)) {
+            throw CliException.usage("--expect " + expect + ": no such file");
+        }
+        Map<String, Instant> times = atTimes();
+        List<EventFile> files = InputFiles.collect(paths);
+        QueryLoader loader = new QueryLoader(classpath);
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        // Spark compiles code for the query's classes and deserializes them in tasks through this loader
+        thread.setContextClassLoader(loader.classLoader());
+        try {
+            QueryLoader.Loaded loaded = loader.load(query);
+            ReplayPlan replayPlan = plan(files, times, timeOptions, loaded.query(), err);
+            return replay(loaded.query(), loaded.name(), replayPlan, out, err);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    private <K, I, O> int replay(TwsQuery<K, I, O> q, String name, ReplayPlan replayPlan, PrintWriter out,
+            PrintWriter err) {
+        Report<K, I, O> report = format == Format.json ? new JsonReport<>(out, q, live || expect != null)
+                : new TextReport<>(out, q);
+        PrintWriter progress = quiet ? new PrintWriter(PrintWriter.nullWriter()) : err;
+        return new Replay<>(q, name, replayPlan, report, err, progress, showState).run(live, expect);
+    }
+
+    private ReplayPlan plan(List<EventFile> files, Map<String, Instant> times, boolean timeOptions,
+            TwsQuery<?, ?, ?> q, PrintWriter err) {
+        boolean processingTime = q.timeMode().equals(TimeMode.ProcessingTime());
+        Path planFile = plan;
+        if (planFile == null && !noPlan && paths.size() == 1 && Files.isDirectory(paths.get(0))
+                && Files.isRegularFile(paths.get(0).resolve(InputFiles.PLAN_NAME))) {
+            planFile = paths.get(0).resolve(InputFiles.PLAN_NAME);
+            if (timeOptions) {
+                throw CliException.usage(planFile + " gives the times; drop --at, --tick and --batch-interval,"
+                        + " or add --no-plan");
+            }
+        }
+        ReplayPlan result;
+        if (planFile != null) {
+            result = ReplayPlan.read(planFile, planFile.toString(), files);
+        } else {
+            Duration interval = batchInterval;
+            if (interval == null && processingTime && times.size() < files.size()) {
+                interval = DEFAULT_PROCESSING_TIME_INTERVAL;
+                err.println("twstester: " + TextReport.timeMode(q.timeMode()) + " query without --batch-interval,"
+                        + " --at or a plan: file k is picked up at " + start + " + k * " + interval);
+            }
+            result = ReplayPlan.fromOptions(files, times, ticks, interval, start);
+        }
+        result.validate(processingTime, "give --batch-interval PT1M, --at FILE=TIME or a plan (scenario.txt)");
+        return result;
+    }
+
+    private Map<String, Instant> atTimes() {
+        Map<String, Instant> times = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : at.entrySet()) {
+            if (e.getValue().isEmpty()) {
+                throw CliException.usage("--at " + e.getKey() + ": write --at FILE=TIME, like --at 002.jsonl="
+                        + "2024-05-01T10:05:00Z");
+            }
+            try {
+                times.put(e.getKey(), TimeConverters.parseInstant(e.getValue()));
+            } catch (CommandLine.TypeConversionException x) {
+                throw CliException.usage("--at " + e.getKey() + "=" + e.getValue() + ": " + x.getMessage());
+            }
+        }
+        return times;
+    }
+}

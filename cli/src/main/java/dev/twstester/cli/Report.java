@@ -1,0 +1,38 @@
+package dev.twstester.cli;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunDifference;
+import dev.twstester.RunResult;
+
+/**
+ * Where a replay writes what happened (stdout): {@link TextReport} for people, {@link JsonReport}
+ * for tools (one JSON object per batch).
+ *
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+interface Report<K, I, O> {
+    /** Before the first batch. */
+    void start(String queryName, ReplayPlan plan);
+
+    /** One batch the simulator ran; {@code state} (or null) is every key's state after it. */
+    void batch(BatchResult<K, I, O> batch, BatchCause cause, StateSnapshot<K> state);
+
+    /** A clock tick that ran no batch (a query not in ProcessingTime mode, or before the first batch). */
+    void tickWithoutBatch(Instant to, String why);
+
+    /** After the last batch: the whole run and where the simulator stands. */
+    void end(RunResult<K, I, O> run, int files, Instant watermark, Instant processingTime, List<K> keysWithState);
+
+    /**
+     * The simulator's run compared with another ({@code otherName}: {@code spark} or {@code expected});
+     * {@code causes} labels the other run's batches by batch id.
+     */
+    void comparison(String otherName, String otherTitle, RunResult<K, I, O> other, List<RunDifference> differences,
+            Map<Long, BatchCause> causes);
+}
