@@ -64,7 +64,6 @@ final class Replay<K, I, O> {
         TwsSimulator<K, I, O> sim = startSimulator();
         report.start(queryName, plan);
         Map<Long, BatchCause> causes = new HashMap<>();
-        Map<String, String> kinds = StateSnapshot.newKindCache();
         for (ReplayPlan.Step step : plan.steps()) {
             RunResult<K, I, O> ran = runStep(sim, step, rows);
             BatchCause cause = step instanceof ReplayPlan.Input in ? BatchCause.file(in.file())
@@ -76,7 +75,7 @@ final class Replay<K, I, O> {
             for (int i = 0; i < batches.size(); i++) {
                 causes.put(batches.get(i).batchId(), cause);
                 StateSnapshot<K> state = showState && i == batches.size() - 1
-                        ? StateSnapshot.of(sim.state(), kinds) : null;
+                        ? StateSnapshot.of(sim.state()) : null;
                 report.batch(batches.get(i), cause, state);
             }
         }

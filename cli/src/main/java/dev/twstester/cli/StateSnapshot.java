@@ -2,7 +2,6 @@ package dev.twstester.cli;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,17 +29,13 @@ record StateSnapshot<K>(List<KeyState<K>> keys) {
     /** A state variable's kind and its value for one key. */
     record Variable(String kind, Object value) {}
 
-    /**
-     * Reads the state of every key. {@code StateView} has no public accessor for a variable's kind,
-     * so each variable is tried as value, list and map state in turn (a wrong kind throws
-     * {@link IllegalArgumentException}); the kind found is remembered in {@code kinds}.
-     */
-    static <K> StateSnapshot<K> of(StateView<K> view, Map<String, String> kinds) {
+    /** Reads the state of every key. */
+    static <K> StateSnapshot<K> of(StateView<K> view) {
         List<KeyState<K>> keys = new ArrayList<>();
         for (K key : view.keys()) {
             Map<String, Variable> vars = new LinkedHashMap<>();
             for (String name : view.variableNames()) {
-                Variable v = read(view, name, key, kinds);
+                Variable v = read(view, name, key);
                 if (v != null) {
                     vars.put(name, v);
                 }
@@ -48,11 +43,6 @@ record StateSnapshot<K>(List<KeyState<K>> keys) {
             keys.add(new KeyState<>(key, vars, timers(view, key)));
         }
         return new StateSnapshot<>(keys);
-    }
-
-    /** A cache for {@link #of}: variable name → kind. */
-    static Map<String, String> newKindCache() {
-        return new HashMap<>();
     }
 
     private static <K> List<Instant> timers(StateView<K> view, K key) {
@@ -63,30 +53,22 @@ record StateSnapshot<K>(List<KeyState<K>> keys) {
         }
     }
 
-    private static <K> Variable read(StateView<K> view, String name, K key, Map<String, String> kinds) {
-        String known = kinds.get(name);
-        for (String kind : known == null ? List.of("value", "list", "map") : List.of(known)) {
-            try {
-                Variable v = switch (kind) {
-                    case "value" -> {
-                        Optional<Object> value = view.value(name, key);
-                        yield value.map(x -> new Variable("value", x)).orElse(null);
-                    }
-                    case "list" -> {
-                        List<Object> list = view.list(name, key);
-                        yield list.isEmpty() ? null : new Variable("list", list);
-                    }
-                    default -> {
-                        Map<Object, Object> map = view.map(name, key);
-                        yield map.isEmpty() ? null : new Variable("map", map);
-                    }
-                };
-                kinds.put(name, kind);
-                return v;
-            } catch (IllegalArgumentException wrongKind) {
-                // try the next kind
+    /** The variable's visible value for {@code key}, or null when it holds nothing. */
+    private static <K> Variable read(StateView<K> view, String name, K key) {
+        String kind = view.kindOf(name);
+        return switch (kind) {
+            case "value" -> {
+                Optional<Object> value = view.value(name, key);
+                yield value.map(x -> new Variable(kind, x)).orElse(null);
             }
-        }
-        return null;
+            case "list" -> {
+                List<Object> list = view.list(name, key);
+                yield list.isEmpty() ? null : new Variable(kind, list);
+            }
+            default -> {
+                Map<Object, Object> map = view.map(name, key);
+                yield map.isEmpty() ? null : new Variable(kind, map);
+            }
+        };
     }
 }

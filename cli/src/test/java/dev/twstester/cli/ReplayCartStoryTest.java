@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * any time printed in the JVM's zone would show here.
  */
 class ReplayCartStoryTest {
-    static final String CART = "dev.twstester.cli.fixtures.cart.CartWatch";
+    static final String CART = "dev.twstester.samples.cart.CartWatch";
 
     static final String STORY = """
             batch 0 (data, 001.jsonl)

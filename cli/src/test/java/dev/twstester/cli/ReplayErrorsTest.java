@@ -87,13 +87,13 @@ class ReplayErrorsTest {
 
     @Test
     void anUnknownClassIsExitCode2AndNamesTheClasspathSearched(@TempDir Path extra) {
-        Cli.Result r = Cli.run("replay", Cli.resource("cart").toString(), "--query", "CartWatch",
+        Cli.Result r = Cli.run("replay", Cli.resource("cart").toString(), "--query", "SoldOutCart",
                 "--classpath", extra.toString());
 
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).startsWith("--query: unknown class CartWatch (did you mean "
-                + "dev.twstester.cli.fixtures.cart.CartWatch?); searched --classpath [" + extra
+        assertThat(r.err()).startsWith("--query: unknown class SoldOutCart (did you mean "
+                + "dev.twstester.cli.fixtures.cart.SoldOutCart?); searched --classpath [" + extra
                 + "] and the tool's classpath [");
         assertThat(r.err()).contains("; add its jar or classes folder with --classpath\n");
         assertThat(r.err().lines()).hasSize(1);
@@ -120,7 +120,7 @@ class ReplayErrorsTest {
                 package extra;
                 public class Carts {
                     public static dev.twstester.TwsQuery<String, ?, ?> story() {
-                        return dev.twstester.cli.fixtures.cart.CartWatch.query();
+                        return dev.twstester.samples.cart.CartWatch.query();
                     }
                 }
                 """);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 30 min), replayed with the clock times of a plan file or of options.
  */
 class ReplayProcessingTimeTest {
-    static final String SESSIONS = "dev.twstester.cli.fixtures.ttl.TtlSessions";
+    static final String SESSIONS = "dev.twstester.samples.ttl.TtlSessions";
 
     /** The batches of ttl/scenario.txt, with --show-state. */
     static final String BATCHES = """

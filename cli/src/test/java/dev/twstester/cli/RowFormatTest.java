@@ -10,7 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.twstester.cli.fixtures.cart.CartAlert;
+import dev.twstester.samples.cart.CartAlert;
 
 /** State values of any type as JSON, times in UTC whatever the JVM's zone (surefire: Pacific/Kiritimati). */
 class RowFormatTest {

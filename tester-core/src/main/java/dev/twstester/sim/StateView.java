@@ -42,6 +42,12 @@ public final class StateView<K> {
         return engine.store.variables().keySet();
     }
 
+    /** The kind of state variable {@code name}: {@code "value"}, {@code "list"} or {@code "map"}. */
+    public String kindOf(String name) {
+        StateVariable v = variable(name, StateVariable.class, "any");
+        return v.kind();
+    }
+
     /** Keys with any state or timer, in Spark's key order. */
     public List<K> keys() {
         List<Bytes> keys = new ArrayList<>(engine.store.keysWithState());
@@ -149,6 +155,7 @@ public final class StateView<K> {
     }
 
     private <V> V variable(String name, Class<?> kind, String kindName) {
+        // V is the caller's expected variable type; kind checks it
         Objects.requireNonNull(name, "name must not be null");
         StateVariable v = engine.store.variables().get(name);
         if (v == null) {
