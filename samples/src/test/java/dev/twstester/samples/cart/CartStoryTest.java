@@ -1,6 +1,6 @@
 package dev.twstester.samples.cart;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.twstester.junit.assertj.TwsAssertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,12 +15,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
-import dev.twstester.sim.TwsSimulator;
+import dev.twstester.TwsQuery;
+import dev.twstester.junit.Simulator;
+import dev.twstester.junit.TestSimulator;
+import dev.twstester.junit.TwsTest;
 
 /** The three-file story: one JSON-lines file per micro-batch, as Spark's file source would read them. */
+@TwsTest
 class CartStoryTest {
     static Instant at(String hhmm) {
         return Instant.parse("2024-05-01T" + hhmm + ":00Z");
@@ -68,22 +71,27 @@ class CartStoryTest {
             total: 6 batches for 3 files, 1 alert(s); watermark now 2024-05-01T10:40:00Z; carts open: [cy]
             """;
 
+    static TwsQuery<String, CartEvent, CartAlert> query() {
+        return CartWatch.query();
+    }
+
     private final List<CartEventFiles.EventFile> files = CartEventFiles.story();
-    private final TwsSimulator<String, CartEvent, CartAlert> sim = new TwsSimulator<>(CartWatch.query());
+    @Simulator TestSimulator<String, CartEvent, CartAlert> sim;
 
     @Test
     void file1FillsAnasAndBosCartsWithoutOutput() {
         RunResult<String, CartEvent, CartAlert> run = sim.runBatch(files.get(0).events());
 
-        assertThat(run.outputs()).isEmpty();
-        assertThat(run.batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L);
-        assertThat(run.batches()).extracting(BatchResult::hadInput).containsExactly(true, false);
-        assertThat(sim.watermark()).isEqualTo(at("09:58"));   // bo's mug at 10:08 - 10 min
-        assertThat(sim.state().list("items", "ana")).containsExactly("boots", "socks");
-        assertThat(sim.state().value("last_seen", "ana")).contains(at("10:05").toEpochMilli());
-        assertThat(sim.state().timers("ana")).containsExactly(at("10:35"));
-        assertThat(sim.state().list("items", "bo")).containsExactly("mug");
-        assertThat(sim.state().timers("bo")).containsExactly(at("10:38"));
+        assertThat(run).outputs().isEmpty();
+        assertThat(run).hasBatchIds(0, 1);
+        assertThat(run).batch(0).isDataBatch();
+        assertThat(run).batch(1).isNoDataBatch();
+        assertThat(sim).hasWatermark(at("09:58"));   // bo's mug at 10:08 - 10 min
+        assertThat(sim).listState("items", "ana").containsExactly("boots", "socks");
+        assertThat(sim).valueState("last_seen", "ana").contains(at("10:05").toEpochMilli());
+        assertThat(sim).timers("ana").containsExactly(at("10:35"));
+        assertThat(sim).listState("items", "bo").containsExactly("mug");
+        assertThat(sim).timers("bo").containsExactly(at("10:38"));
     }
 
     @Test
@@ -92,15 +100,14 @@ class CartStoryTest {
 
         RunResult<String, CartEvent, CartAlert> run = sim.runBatch(files.get(1).events());
 
-        assertThat(run.outputs()).isEmpty();
-        assertThat(run.firedTimers()).isEmpty();
-        assertThat(run.batches()).extracting(BatchResult::batchId).containsExactly(2L, 3L);
-        assertThat(run.lastBatch().hadInput()).isFalse();
-        assertThat(run.lastBatch().evictionWatermark()).isEqualTo(at("10:10"));
-        assertThat(sim.watermark()).isEqualTo(at("10:10"));
-        assertThat(sim.state().list("items", "ana")).containsExactly("boots", "socks");
+        assertThat(run).outputs().isEmpty();
+        assertThat(run).firedTimers().isEmpty();
+        assertThat(run).hasBatchIds(2, 3);
+        assertThat(run).lastBatch().isNoDataBatch().hasEvictionWatermark(at("10:10"));
+        assertThat(sim).hasWatermark(at("10:10"));
+        assertThat(sim).listState("items", "ana").containsExactly("boots", "socks");
         // bo added a scarf, then checked out: cart and timer gone
-        assertThat(sim.state().hasState("bo")).isFalse();
+        assertThat(sim).hasNoStateFor("bo");
     }
 
     @Test
@@ -110,27 +117,20 @@ class CartStoryTest {
 
         RunResult<String, CartEvent, CartAlert> run = sim.runBatch(files.get(2).events());
 
-        assertThat(run.batches()).hasSize(2);
-        BatchResult<String, CartEvent, CartAlert> data = run.batches().get(0);
-        assertThat(data.batchId()).isEqualTo(4L);
-        assertThat(data.hadInput()).isTrue();
-        assertThat(data.lateWatermark()).isEqualTo(at("10:10"));
-        assertThat(data.evictionWatermark()).isEqualTo(at("10:10"));
-        assertThat(data.droppedLate()).containsExactly(CartEvent.add("bo", "hat", at("10:09")));
-        assertThat(data.outputs()).isEmpty();
+        assertThat(run).hasBatchIds(4, 5);
+        assertThat(run).batch(4).isDataBatch().hasLateWatermark(at("10:10")).hasEvictionWatermark(at("10:10"));
+        assertThat(run).batch(4).droppedLate().containsExactly(CartEvent.add("bo", "hat", at("10:09")));
+        assertThat(run).batch(4).outputs().isEmpty();
 
-        BatchResult<String, CartEvent, CartAlert> noData = run.batches().get(1);
-        assertThat(noData.batchId()).isEqualTo(5L);
-        assertThat(noData.hadInput()).isFalse();
-        assertThat(noData.evictionWatermark()).isEqualTo(at("10:40"));
-        assertThat(noData.outputs()).containsExactly(new CartAlert("ana", 2, at("10:05")));
-        assertThat(noData.firedTimers()).containsExactly(new FiredTimer<>("ana", at("10:35")));
+        assertThat(run).batch(5).isNoDataBatch().hasEvictionWatermark(at("10:40"));
+        assertThat(run).batch(5).outputs().containsExactly(new CartAlert("ana", 2, at("10:05")));
+        assertThat(run).batch(5).firedTimers().containsExactly(new FiredTimer<>("ana", at("10:35")));
 
-        assertThat(sim.history().batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
-        assertThat(sim.history().outputs()).containsExactly(new CartAlert("ana", 2, at("10:05")));
-        assertThat(sim.state().keys()).containsExactly("cy");
-        assertThat(sim.state().list("items", "cy")).containsExactly("lamp");
-        assertThat(sim.state().timers("cy")).containsExactly(at("11:20"));
+        assertThat(sim).history().hasBatchIds(0, 1, 2, 3, 4, 5);
+        assertThat(sim).outputs().containsExactly(new CartAlert("ana", 2, at("10:05")));
+        assertThat(sim).keysWithState().containsExactly("cy");
+        assertThat(sim).listState("items", "cy").containsExactly("lamp");
+        assertThat(sim).timers("cy").containsExactly(at("11:20"));
     }
 
     @Test

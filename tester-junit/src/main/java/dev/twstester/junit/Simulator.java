@@ -1,0 +1,39 @@
+package dev.twstester.junit;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a {@link TestSimulator} field (or parameter) for the {@link TwsTest @TwsTest} extension to
+ * fill. Leave the field without initializer and not {@code final}; an instance field gets a new
+ * simulator before each test, a static one is shared by all tests of the class.
+ *
+ * <pre>{@code
+ * @TwsTest
+ * class TtlSessionsTest {
+ *     static TwsQuery<String, Click, SessionClosed> query() { return TtlSessions.query(); }
+ *     static TwsQuery<String, Click, SessionClosed> oneHourTtl() { return TtlSessions.query(Duration.ofHours(1)); }
+ *
+ *     @Simulator(query = "query") TestSimulator<String, Click, SessionClosed> sim;
+ *
+ *     @Test
+ *     void expires(@Simulator(query = "oneHourTtl") TestSimulator<String, Click, SessionClosed> longTtl) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>The query comes from a <em>query source</em>: a field of type {@code TwsQuery} or a method
+ * without parameters returning one, in the test class, its superclasses or (for {@code @Nested}
+ * classes) an enclosing class. {@link #query()} names it; left empty, the class must declare
+ * exactly one. A static simulator needs a static source. {@code "com.acme.Queries#cart"} names a
+ * static method or field of another class.
+ */
+@Target({ElementType.FIELD, ElementType.PARAMETER})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Simulator {
+    /** The query source: a field or no-argument method name, or {@code "fully.qualified.Class#member"}; empty for the only one. */
+    String query() default "";
+}

@@ -1,0 +1,327 @@
+package dev.twstester.junit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.junit.platform.commons.support.HierarchyTraversalMode;
+import org.junit.platform.commons.support.ReflectionSupport;
+import org.opentest4j.TestAbortedException;
+
+import dev.twstester.TwsQuery;
+import dev.twstester.junit.internal.QuerySources;
+import dev.twstester.junit.internal.Recorder;
+import dev.twstester.junit.internal.Session;
+import dev.twstester.junit.internal.SparkComparison;
+import dev.twstester.junit.internal.Strictness;
+import dev.twstester.junit.internal.Timelines;
+import dev.twstester.junit.internal.TraceFiles;
+
+/**
+ * The JUnit Jupiter extension behind {@link TwsTest @TwsTest}; register it through the annotation.
+ * It creates the {@link Simulator @Simulator} fields and {@link TestSimulator} parameters, keeps
+ * them in JUnit's store (closed when their test or class ends), and after each test runs strict
+ * mode, the live Spark comparison and the failure timeline. See {@link TwsTest} for the rules.
+ */
+public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+    private static final Namespace NAMESPACE = Namespace.create(TwsExtension.class);
+    private static final String SESSION = "session";
+    private static final Path DEFAULT_TRACE_DIR = Path.of("target", "twstester-traces");
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        Session shared = session(context, true);
+        Settings settings = settings(context);
+        Class<?> testClass = context.getRequiredTestClass();
+        for (Field field : simulatorFields(testClass, true)) {
+            String target = "static field '" + field.getName() + "'";
+            if (settings.compareWithSpark()) {
+                throw new ExtensionConfigurationException(target + " of " + testClass.getSimpleName() + " is shared by "
+                        + "all tests, but compareWithSpark replays one test's calls on a new Spark query; make '"
+                        + field.getName() + "' an instance field");
+            }
+            inject(context, field, null, shared, target);
+        }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        Session test = session(context, false);
+        for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
+            for (Field field : simulatorFields(instance.getClass(), false)) {
+                inject(context, field, instance, test, "field '" + field.getName() + "'");
+            }
+        }
+        test.begin();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        try {
+            Settings settings = settings(context);
+            List<Recorder<?, ?, ?>> recorders = recorders(context);
+            Optional<Throwable> failure = context.getExecutionException();
+            Throwable ours = failure.isPresent() ? null : check(settings, session(context, false), recorders);
+            Throwable reported = failure.orElse(ours);
+            if (reported instanceof TestAbortedException) {
+                return;
+            }
+            for (Recorder<?, ?, ?> r : recorders) {
+                if (r.isClosed() || !r.hasActivity()) {
+                    continue;
+                }
+                Path files = null;
+                if (settings.writeTrace(reported != null)) {
+                    files = writeTrace(context, settings, r, reported);
+                } else if (reported == null) {
+                    deleteStaleTrace(traceDir(context, settings, r));
+                }
+                if (reported != null) {
+                    reported.addSuppressed(new SimulatorTrace(Timelines.render(r, Timelines.MAX_CALLS), files));
+                }
+            }
+            if (ours instanceof RuntimeException e) {
+                throw e;
+            }
+            if (ours != null) {
+                throw (AssertionError) ours;
+            }
+        } finally {
+            Session.end();
+        }
+    }
+
+    /** Strict mode and the Spark comparison after a passing test; the first problem, the rest suppressed. */
+    private static Throwable check(Settings settings, Session test, List<Recorder<?, ?, ?>> recorders) {
+        List<Throwable> problems = new ArrayList<>();
+        for (Recorder<?, ?, ?> r : recorders) {
+            if (settings.strict() && !r.isClosed()) {
+                Strictness.problems(r, "@TwsTest(strict = true)").ifPresent(p -> problems.add(new AssertionError(p)));
+            }
+        }
+        if (settings.compareWithSpark()) {
+            for (Recorder<?, ?, ?> r : test.recorders()) {
+                try {
+                    SparkComparison.difference(r).ifPresent(d -> problems.add(new AssertionError(d)));
+                } catch (ExtensionConfigurationException e) {
+                    problems.add(e);
+                }
+            }
+        }
+        if (problems.isEmpty()) {
+            return null;
+        }
+        problems.subList(1, problems.size()).forEach(problems.get(0)::addSuppressed);
+        return problems.get(0);
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == TestSimulator.class
+                || parameterContext.isAnnotated(Simulator.class);
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext context) {
+        Parameter parameter = parameterContext.getParameter();
+        String target = (parameter.isNamePresent() ? "parameter '" + parameter.getName() + "'"
+                : "parameter " + (parameterContext.getIndex() + 1)) + " of "
+                + parameterContext.getDeclaringExecutable().getName() + "()";
+        if (parameterContext.getDeclaringExecutable() instanceof Constructor) {
+            throw new ParameterResolutionException("a TestSimulator cannot be passed to the constructor of "
+                    + context.getRequiredTestClass().getSimpleName() + "; use a @Simulator field or a test method parameter");
+        }
+        if (parameter.getType() != TestSimulator.class) {
+            throw new ParameterResolutionException(target + " is annotated @Simulator but is a "
+                    + parameter.getType().getSimpleName() + "; declare it as TestSimulator<K, I, O>");
+        }
+        boolean shared = context.getTestMethod().isEmpty();
+        if (shared && settings(context).compareWithSpark()) {
+            throw new ExtensionConfigurationException(target + " is shared by all tests of "
+                    + context.getRequiredTestClass().getSimpleName() + ", but compareWithSpark replays one test's calls "
+                    + "on a new Spark query; take the simulator as a parameter of the test method instead");
+        }
+        String name = parameterContext.findAnnotation(Simulator.class).map(Simulator::query).orElse("");
+        QuerySources.Source source = QuerySources.find(name, lookupClasses(context), target);
+        Session session = session(context, shared);
+        String simName = parameter.isNamePresent() ? parameter.getName() : source.member().getName();
+        return session.forQuerySource(source.display(), () -> {
+            TestSimulator<?, ?, ?> sim = create(simName, source, instances(context), target);
+            session.add(sim.recorder());
+            return sim;
+        });
+    }
+
+    private void inject(ExtensionContext context, Field field, Object instance, Session session, String target) {
+        String where = target + " of " + field.getDeclaringClass().getSimpleName();
+        if (field.getType() != TestSimulator.class) {
+            throw new ExtensionConfigurationException("@Simulator " + where + " is a " + field.getType().getSimpleName()
+                    + "; declare it as TestSimulator<K, I, O> (its simulator() is the TwsSimulator)");
+        }
+        if (Modifier.isFinal(field.getModifiers())) {
+            throw new ExtensionConfigurationException("@Simulator " + where + " is final; remove final so the "
+                    + "extension can set it");
+        }
+        Object current = ReflectionSupport.tryToReadFieldValue(field, instance).toOptional().orElse(null);
+        if (current != null && !(current instanceof TestSimulator<?, ?, ?> t && t.managed)) {
+            throw new ExtensionConfigurationException("@Simulator " + where + " already has a value; remove the "
+                    + "initializer: the extension creates the simulator from the query source");
+        }
+        String name = field.getAnnotation(Simulator.class).query();
+        QuerySources.Source source = QuerySources.find(name, lookupClasses(context), where);
+        TestSimulator<?, ?, ?> sim = create(field.getName(), source, instances(context), where);
+        session.add(sim.recorder());
+        try {
+            field.setAccessible(true);
+            field.set(instance, sim);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new ExtensionConfigurationException("cannot set @Simulator " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static TestSimulator<?, ?, ?> create(String name, QuerySources.Source source,
+            Function<Class<?>, Optional<Object>> instances, String target) {
+        TwsQuery<?, ?, ?> query = QuerySources.read(source, instances, target);
+        try {
+            TestSimulator<?, ?, ?> sim = new TestSimulator<>(name, query);
+            sim.managed = true;
+            return sim;
+        } catch (RuntimeException e) {
+            throw new ExtensionConfigurationException("the simulator for " + target + " did not start from query "
+                    + "source " + source.display() + ": " + Timelines.firstLine(e) + "; the processor's init() runs "
+                    + "once when a query starts (as in Spark) and must succeed", e);
+        }
+    }
+
+    private static List<Field> simulatorFields(Class<?> c, boolean statics) {
+        return AnnotationSupport.findAnnotatedFields(c, Simulator.class,
+                f -> Modifier.isStatic(f.getModifiers()) == statics, HierarchyTraversalMode.TOP_DOWN);
+    }
+
+    /** The test class, then its enclosing classes from the innermost out. */
+    private static List<Class<?>> lookupClasses(ExtensionContext context) {
+        List<Class<?>> classes = new ArrayList<>();
+        classes.add(context.getRequiredTestClass());
+        List<Class<?>> enclosing = new ArrayList<>(context.getEnclosingTestClasses());
+        Collections.reverse(enclosing);
+        classes.addAll(enclosing);
+        return classes;
+    }
+
+    private static Function<Class<?>, Optional<Object>> instances(ExtensionContext context) {
+        return c -> context.getTestInstances().flatMap(i -> i.findInstance(c)).map(o -> (Object) o);
+    }
+
+    /** The session of this test (or of this class, when shared), created on first use. */
+    private static Session session(ExtensionContext context, boolean shared) {
+        String owner = shared ? "test class " + context.getRequiredTestClass().getSimpleName()
+                : "test " + context.getDisplayName();
+        // keyed by context: store lookups fall back to the parent's, which holds the class session
+        return context.getStore(NAMESPACE).computeIfAbsent(SESSION + context.getUniqueId(),
+                k -> new Session(owner, shared), Session.class);
+    }
+
+    /** The recorders visible to a test: its own, then those of its class and enclosing classes. */
+    private static List<Recorder<?, ?, ?>> recorders(ExtensionContext context) {
+        List<Recorder<?, ?, ?>> out = new ArrayList<>();
+        for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+            Session s = c.getStore(NAMESPACE).get(SESSION + c.getUniqueId(), Session.class);
+            if (s != null) {
+                s.recorders().stream().filter(r -> !out.contains(r)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** {@code <trace dir>/<test class>/<test method>/<simulator>}. */
+    private static Path traceDir(ExtensionContext context, Settings settings, Recorder<?, ?, ?> recorder) {
+        return settings.traceDir().resolve(safe(context.getRequiredTestClass().getName()))
+                .resolve(safe(context.getTestMethod().map(m -> m.getName()).orElse("class") + invocation(context)))
+                .resolve(safe(recorder.name()));
+    }
+
+    /** A passing test removes what an earlier failing run of it left, so no trace is out of date. */
+    private static void deleteStaleTrace(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // a stale trace is harmless
+        }
+    }
+
+    private static Path writeTrace(ExtensionContext context, Settings settings, Recorder<?, ?, ?> recorder,
+            Throwable failure) {
+        String test = context.getRequiredTestClass().getName() + "#" + context.getDisplayName();
+        Path dir = traceDir(context, settings, recorder);
+        try {
+            TraceFiles.write(recorder, dir, test, failure);
+            return dir;
+        } catch (RuntimeException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            }
+            return null;
+        }
+    }
+
+    /** {@code -2} for the second invocation of a repeated or parameterized test, else empty. */
+    private static String invocation(ExtensionContext context) {
+        String id = context.getUniqueId();
+        int at = id.lastIndexOf("-invocation:#");
+        return at < 0 ? "" : "-" + id.substring(at + "-invocation:#".length(), id.length() - 1);
+    }
+
+    private static String safe(String name) {
+        return name.replaceAll("[^A-Za-z0-9._$-]", "_");
+    }
+
+    private static Settings settings(ExtensionContext context) {
+        TwsTest annotation = AnnotationSupport.findAnnotation(context.getTestMethod(), TwsTest.class)
+                .or(() -> AnnotationSupport.findAnnotation(context.getRequiredTestClass(), TwsTest.class,
+                        context.getEnclosingTestClasses()))
+                .orElse(null);
+        String mode = context.getConfigurationParameter(TwsTest.TRACE_MODE_PROPERTY).orElse("on_failure")
+                .trim().toLowerCase(Locale.ROOT);
+        if (!List.of("on_failure", "always", "never").contains(mode)) {
+            throw new ExtensionConfigurationException("configuration parameter " + TwsTest.TRACE_MODE_PROPERTY
+                    + " is '" + mode + "'; use on_failure, always or never");
+        }
+        Path dir = context.getConfigurationParameter(TwsTest.TRACE_DIR_PROPERTY).map(Path::of).orElse(DEFAULT_TRACE_DIR);
+        return new Settings(annotation != null && annotation.strict(), annotation != null && annotation.compareWithSpark(),
+                mode, dir);
+    }
+
+    private record Settings(boolean strict, boolean compareWithSpark, String traceMode, Path traceDir) {
+        boolean writeTrace(boolean failed) {
+            return traceMode.equals("always") || (failed && traceMode.equals("on_failure"));
+        }
+    }
+}

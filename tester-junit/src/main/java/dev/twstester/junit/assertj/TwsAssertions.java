@@ -1,0 +1,48 @@
+package dev.twstester.junit.assertj;
+
+import org.assertj.core.api.Assertions;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunResult;
+import dev.twstester.junit.TestSimulator;
+import dev.twstester.sim.TwsSimulator;
+
+/**
+ * The entry point of twstester's AssertJ assertions. It extends AssertJ's {@link Assertions}, so one
+ * static import gives every {@code assertThat}:
+ *
+ * <pre>{@code
+ * import static dev.twstester.junit.assertj.TwsAssertions.assertThat;
+ *
+ * assertThat(sim).listState("items", "ana").containsExactly("boots", "socks");
+ * assertThat(sim).timers("ana").containsExactly(at("10:35"));
+ * assertThat(sim.runBatch(events)).hasBatchIds(4, 5).outputs().isEmpty();
+ * assertThat(run.lastBatch()).isNoDataBatch().hasEvictionWatermark(at("10:40"));
+ * assertThat(List.of(1, 2)).hasSize(2);                              // AssertJ's own
+ * }</pre>
+ *
+ * {@link TwsSoftAssertions} collects failures instead of stopping at the first.
+ */
+public class TwsAssertions extends Assertions {
+    protected TwsAssertions() {}
+
+    /** Assertions on a recorded simulator's state, clocks, outputs and batches. */
+    public static <K, I, O> SimulatorAssert<K, I, O> assertThat(TestSimulator<K, I, O> actual) {
+        return new SimulatorAssert<>(actual == null ? null : actual.simulator());
+    }
+
+    /** Assertions on a simulator's state, clocks, outputs and batches. */
+    public static <K, I, O> SimulatorAssert<K, I, O> assertThat(TwsSimulator<K, I, O> actual) {
+        return new SimulatorAssert<>(actual);
+    }
+
+    /** Assertions on the batches a call or run executed. */
+    public static <K, I, O> RunResultAssert<K, I, O> assertThat(RunResult<K, I, O> actual) {
+        return new RunResultAssert<>(actual);
+    }
+
+    /** Assertions on one micro-batch. */
+    public static <K, I, O> BatchResultAssert<K, I, O> assertThat(BatchResult<K, I, O> actual) {
+        return new BatchResultAssert<>(actual);
+    }
+}

@@ -1,0 +1,128 @@
+package dev.twstester.junit.internal;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import org.apache.spark.SparkThrowable;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunComparison;
+import dev.twstester.RunDifference;
+import dev.twstester.RunResult;
+import dev.twstester.Scenario;
+import dev.twstester.spark.LiveRunException;
+import dev.twstester.spark.LiveRunner;
+
+/**
+ * Internal, not API: may change in any release.
+ *
+ * <p>Replays a recorded simulator's calls on live Spark as one {@link Scenario} and compares the
+ * runs batch by batch. A call without a live equivalent is a configuration error; when a call
+ * failed on the simulator, live Spark must fail there too, with the same error class.
+ */
+public final class SparkComparison {
+    private SparkComparison() {}
+
+    /** Empty when live Spark ran the same batches, else the difference as a failure message. */
+    public static <K, I, O> Optional<String> difference(Recorder<K, I, O> recorder) {
+        List<Call<K, I, O>> calls = recorder.calls();
+        Scenario<I> scenario = scenario(recorder, calls);
+        if (scenario.steps().isEmpty()) {
+            return Optional.empty();
+        }
+        Call<K, I, O> failed = calls.stream().filter(c -> c.error() != null).findFirst().orElse(null);
+        List<BatchResult<K, I, O>> simulated = new ArrayList<>();
+        calls.forEach(c -> simulated.addAll(c.batches()));
+        String header = "simulator '" + recorder.name() + "' and live Spark differ on this test's calls";
+        RunResult<K, I, O> live;
+        try {
+            live = LiveRunner.of(recorder.query()).run(scenario);
+        } catch (LiveRunException e) {
+            if (failed == null) {
+                return Optional.of(header + ": live Spark failed, the simulator did not\n  spark: "
+                        + Timelines.firstLine(rootCondition(e)));
+            }
+            return sameFailure(header, failed.error(), e, simulated);
+        }
+        if (failed != null) {
+            return Optional.of(header + ": call #" + failed.number() + " " + failed.description()
+                    + " failed on the simulator, live Spark ran it\n  simulator: " + Timelines.firstLine(failed.error()));
+        }
+        return RunComparison.simulatorVsSpark().firstDifference(new RunResult<>(simulated), live)
+                .map(d -> header + "\n" + d.message());
+    }
+
+    private static <K, I, O> Scenario<I> scenario(Recorder<K, I, O> recorder, List<Call<K, I, O>> calls) {
+        boolean processingTime = recorder.query().timeMode().equals(TimeMode.ProcessingTime());
+        List<Scenario.Step<I>> steps = new ArrayList<>();
+        long clock = 0;
+        Call<K, I, O> failedAt = null;
+        for (Call<K, I, O> call : calls) {
+            if (call.notReplayable() != null) {
+                throw notReplayable(recorder, call, call.notReplayable());
+            }
+            if (failedAt != null && !call.steps().isEmpty()) {
+                throw notReplayable(recorder, call, "live Spark stops a query at its first failing batch, and call #"
+                        + failedAt.number() + " failed; end the test after the failing call");
+            }
+            for (Scenario.Step<I> step : call.steps()) {
+                Instant at = step instanceof Scenario.Input<I> in ? in.at() : ((Scenario.Tick<I>) step).to();
+                if (processingTime && step instanceof Scenario.Input<I> && (at == null || at.toEpochMilli() <= clock)) {
+                    throw notReplayable(recorder, call, "in ProcessingTime mode live Spark runs a batch only on a clock "
+                            + "tick, so each input needs a processing time later than the one before; use "
+                            + "sim.runBatchAt(time, rows)");
+                }
+                clock = at == null ? clock : at.toEpochMilli();
+                steps.add(step);
+            }
+            failedAt = call.error() != null ? call : failedAt;
+        }
+        return new Scenario<>(steps);
+    }
+
+    private static ExtensionConfigurationException notReplayable(Recorder<?, ?, ?> recorder, Call<?, ?, ?> call,
+            String why) {
+        return new ExtensionConfigurationException("compareWithSpark: simulator '" + recorder.name() + "' call #"
+                + call.number() + " " + call.description() + " cannot be replayed on live Spark: " + why
+                + "; or leave this test out of the comparison (compareWithSpark = false)");
+    }
+
+    private static <K, I, O> Optional<String> sameFailure(String header, RuntimeException simError, LiveRunException e,
+            List<BatchResult<K, I, O>> simulated) {
+        String simCondition = condition(simError);
+        String liveCondition = condition(e);
+        if (!Objects.equals(simCondition, liveCondition)) {
+            return Optional.of(header + ": both failed, with different errors\n  simulator: [" + simCondition + "] "
+                    + Timelines.firstLine(simError) + "\n  spark:     [" + liveCondition + "] "
+                    + Timelines.firstLine(rootCondition(e)));
+        }
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        RunResult<?, ?, ?> completed = new RunResult(e.completed());
+        return RunComparison.simulatorVsSpark().firstDifference(new RunResult<>(simulated), completed)
+                .map(RunDifference::message).map(m -> header + " (before the batch that failed on both)\n" + m);
+    }
+
+    /** The first error class in the cause chain (Spark wraps a batch's error in STREAM_FAILED). */
+    private static String condition(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SparkThrowable st && st.getCondition() != null && !"STREAM_FAILED".equals(st.getCondition())) {
+                return st.getCondition();
+            }
+        }
+        return null;
+    }
+
+    private static Throwable rootCondition(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SparkThrowable st && st.getCondition() != null && !"STREAM_FAILED".equals(st.getCondition())) {
+                return c;
+            }
+        }
+        return t;
+    }
+}

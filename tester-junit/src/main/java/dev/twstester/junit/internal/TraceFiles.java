@@ -1,0 +1,180 @@
+package dev.twstester.junit.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+import org.apache.spark.sql.types.StructField;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunResult;
+import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
+import dev.twstester.internal.RowCodec;
+import dev.twstester.io.JsonRows;
+import dev.twstester.io.RunResultJson;
+
+/**
+ * Internal, not API: may change in any release.
+ *
+ * <p>Writes a recorded simulator as replayable files: {@code 001.jsonl}, {@code 002.jsonl}, ...
+ * (the rows of each input step, one JSON object per line, as {@code GenScenario.writeBatchFiles}
+ * writes them), {@code scenario.txt} (the replay plan in the same format, then the readable
+ * timeline) and {@code _timeline.jsonl} (the timeline as JSON lines; the leading underscore keeps
+ * it out of a folder replay, as Spark's file source skips such files).
+ */
+public final class TraceFiles {
+    /** The {@code format} member of the timeline's header line. */
+    public static final String FORMAT = "twstester-timeline";
+    public static final String TIMELINE_FILE = "_timeline.jsonl";
+    public static final String PLAN_FILE = "scenario.txt";
+
+    private static final ObjectMapper MAPPER = JsonRows.mapper();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private TraceFiles() {}
+
+    /**
+     * Writes the files of {@code recorder} into {@code dir} (created, and emptied of earlier
+     * numbered batch files); {@code test} names the test and {@code failure} its error, if any.
+     */
+    public static <K, I, O> void write(Recorder<K, I, O> recorder, Path dir, String test, Throwable failure) {
+        try {
+            Files.createDirectories(dir);
+            deleteOldBatchFiles(dir);
+            new Writer<>(recorder, dir).write(test, failure);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the trace of " + recorder + " to " + dir, e);
+        }
+    }
+
+    private static void deleteOldBatchFiles(Path dir) throws IOException {
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, "[0-9][0-9][0-9]*.jsonl")) {
+            for (Path p : old) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static final class Writer<K, I, O> {
+        private final Recorder<K, I, O> recorder;
+        private final TwsQuery<K, I, O> query;
+        private final Path dir;
+        private final RowCodec<I> inputs;
+        private final RowCodec<K> keys;
+        private final StringBuilder plan = new StringBuilder(
+                "# replay plan: one line per step, in order; input files hold one JSON row per line\n");
+        private final StringBuilder timeline = new StringBuilder();
+        private int files;
+
+        Writer(Recorder<K, I, O> recorder, Path dir) {
+            this.recorder = recorder;
+            this.query = recorder.query();
+            this.dir = dir;
+            this.inputs = RowCodec.of(query.inputEncoder());
+            this.keys = RowCodec.of(query.keyEncoder());
+        }
+
+        void write(String test, Throwable failure) throws IOException {
+            ObjectNode header = NODES.objectNode().put("format", FORMAT).put("version", 1)
+                    .put("test", test).put("simulator", recorder.name())
+                    .put("processor", query.newProcessor().getClass().getName())
+                    .put("timeMode", Timelines.timeMode(query.timeMode()))
+                    .put("outputMode", String.valueOf(query.outputMode()))
+                    .put("watermarkDelay", query.watermarkDelay().toString());
+            header.put("eventTimeColumn", query.eventTimeColumn().orElse(null));
+            header.put("failure", failure == null ? null : failure.toString());
+            line(header);
+            for (Call<K, I, O> call : recorder.calls()) {
+                call(call);
+            }
+            ObjectNode end = NODES.objectNode().put("end", true)
+                    .put("watermark", recorder.simulator().watermark().toString())
+                    .put("processingTime", recorder.simulator().processingTime().toString())
+                    .put("nextBatchId", recorder.simulator().nextBatchId());
+            line(end);
+            Files.writeString(dir.resolve(TIMELINE_FILE), timeline, StandardCharsets.UTF_8);
+            plan.append('\n').append(Timelines.render(recorder, Integer.MAX_VALUE)).append('\n');
+            Files.writeString(dir.resolve(PLAN_FILE), plan, StandardCharsets.UTF_8);
+        }
+
+        private void call(Call<K, I, O> call) throws IOException {
+            ObjectNode line = NODES.objectNode().put("call", call.number()).put("description", call.description());
+            ArrayNode steps = line.putArray("steps");
+            for (Scenario.Step<I> step : call.steps()) {
+                steps.add(step(step));
+            }
+            if (call.notReplayable() != null) {
+                line.put("notReplayable", call.notReplayable());
+                plan.append("# call ").append(call.number()).append(", ").append(call.description())
+                        .append(": no replay step (").append(call.notReplayable()).append(")\n");
+            }
+            if (call.error() != null) {
+                line.put("error", Timelines.firstLine(call.error()));
+            }
+            line(line);
+            for (BatchResult<K, I, O> batch : call.batches()) {
+                ObjectNode b = NODES.objectNode().put("call", call.number());
+                b.set("batch", parse(RunResultJson.writeLines(new RunResult<>(List.of(batch)), query)));
+                line(b);
+            }
+            for (StateChange change : call.changes()) {
+                ObjectNode c = NODES.objectNode().put("call", call.number());
+                ObjectNode body = c.putObject("stateChange");
+                body.set("key", key(change.key()));
+                body.put("kind", change.kind()).put("variable", change.variable())
+                        .put("before", change.before() == null ? null : String.valueOf(change.before()))
+                        .put("after", change.after() == null ? null : String.valueOf(change.after()));
+                line(c);
+            }
+        }
+
+        private ObjectNode step(Scenario.Step<I> step) throws IOException {
+            if (step instanceof Scenario.Input<I> input) {
+                String file = String.format(Locale.ROOT, "%03d.jsonl", ++files);
+                StringBuilder rows = new StringBuilder();
+                for (I row : input.rows()) {
+                    rows.append(JsonRows.toJson(inputs.toExternalRow(row), inputs.schema())).append('\n');
+                }
+                Files.writeString(dir.resolve(file), rows, StandardCharsets.UTF_8);
+                String at = input.at() == null ? "current" : input.at().toString();
+                plan.append("input ").append(file).append(" at=").append(at).append('\n');
+                return NODES.objectNode().put("step", "input").put("file", file).put("rows", input.rows().size())
+                        .put("at", input.at() == null ? null : input.at().toString());
+            }
+            String to = ((Scenario.Tick<I>) step).to().toString();
+            plan.append("tick to=").append(to).append('\n');
+            return NODES.objectNode().put("step", "tick").put("to", to);
+        }
+
+        /** A flat key bare, a struct key as an object, as RunResultJson writes keys. */
+        @SuppressWarnings("unchecked")
+        private JsonNode key(Object key) {
+            if (keys.isSerializedAsStruct()) {
+                return JsonRows.toJson(keys.toExternalRow((K) key), keys.schema());
+            }
+            StructField column = keys.schema().fields()[0];
+            return JsonRows.valueToJson(keys.toExternalRow((K) key).get(0), column.dataType(), column.name());
+        }
+
+        private void line(JsonNode node) throws JsonProcessingException {
+            timeline.append(MAPPER.writeValueAsString(node)).append('\n');
+        }
+
+        private static JsonNode parse(String json) throws JsonProcessingException {
+            return MAPPER.readTree(json);
+        }
+    }
+}
