@@ -1,0 +1,404 @@
+package dev.twstester.samples.bench;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Runs the benchmarks of issue 6 and writes their table ({@code target/bench/results.md}):
+ * <ol>
+ *   <li>{@code throughput}: {@link ThroughputBench} (JMH);</li>
+ *   <li>{@code batches}: {@link MicroBatchBench} (JMH, with live Spark);</li>
+ *   <li>{@code suite}: {@link ScenarioSuiteBench} (JMH, with live Spark);</li>
+ *   <li>{@code startup}: {@link StartupBench} (subprocesses, wall clock);</li>
+ *   <li>{@code memory}: {@link MemoryBench} (subprocesses, heap after GC);</li>
+ *   <li>{@code profile} (only when asked for): {@link ThroughputBench}'s simulator benchmarks under
+ *       JMH's JFR and GC profilers, hot frames by {@link JfrTop} in {@code target/bench/profile.md}.</li>
+ * </ol>
+ *
+ * <pre>
+ * mvn -B -q install -DskipTests &amp;&amp; mvn -B -q -pl samples exec:exec@bench -Dbench.args="[options] [JMH options]"
+ *   --only throughput,batches,suite,startup,memory,profile   sections to run (default: all but profile)
+ *   --startup-runs N    measured JVM launches per start-up case (default 5)
+ *   --memory-keys N     keys of the memory cases (default 1000000)
+ *   --out DIR           where results go (default target/bench)
+ *   anything else       JMH's own options, e.g. -wi 2 -i 3 -f 1 (they override the annotations)
+ * </pre>
+ */
+public final class BenchMain {
+    static final List<String> ALL = List.of("throughput", "batches", "suite", "startup", "memory", "profile");
+    static final List<String> DEFAULT = List.of("throughput", "batches", "suite", "startup", "memory");
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Set<String> sections = new LinkedHashSet<>(DEFAULT);
+        int startupRuns = 5;
+        int memoryKeys = MemoryBench.KEYS;
+        Path out = Path.of("target", "bench");
+        List<String> jmhArgs = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--only" -> {
+                    sections = new LinkedHashSet<>(Arrays.asList(args[++i].split(",")));
+                    for (String s : sections) {
+                        if (!ALL.contains(s)) {
+                            throw new IllegalArgumentException("unknown section " + s + "; sections: " + ALL);
+                        }
+                    }
+                }
+                case "--startup-runs" -> startupRuns = Integer.parseInt(args[++i]);
+                case "--memory-keys" -> memoryKeys = Integer.parseInt(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                default -> jmhArgs.add(args[i]);
+            }
+        }
+        Files.createDirectories(out);
+        Report report = new Report();
+        report.machine = machine();
+        report.command = "exec:exec@bench " + String.join(" ", args);
+        report.testerCore = testerCore();
+        report.loadBefore = load();
+
+        List<String> includes = new ArrayList<>();
+        if (sections.contains("throughput")) {
+            includes.add("\\.ThroughputBench\\.");
+        }
+        if (sections.contains("batches")) {
+            includes.add("\\.MicroBatchBench\\.");
+        }
+        if (sections.contains("suite")) {
+            includes.add("\\.ScenarioSuiteBench\\.");
+        }
+        if (!includes.isEmpty()) {
+            ChainedOptionsBuilder b = new OptionsBuilder().parent(new CommandLineOptions(jmhArgs.toArray(String[]::new)))
+                    .resultFormat(ResultFormatType.JSON).result(out.resolve("jmh.json").toString());
+            includes.forEach(b::include);
+            report.jmhSettings = jmhArgs.isEmpty() ? "none" : String.join(" ", jmhArgs);
+            report.jmh(new Runner(b.build()).run());
+        }
+        if (sections.contains("startup")) {
+            report.startup = StartupBench.run(startupRuns, ChildJvm.hostFlags());
+        }
+        if (sections.contains("memory")) {
+            report.memory = MemoryBench.run(memoryKeys, ChildJvm.hostFlags());
+        }
+        if (sections.contains("profile")) {
+            profile(jmhArgs, out);
+        }
+        report.loadAfter = load();
+        String table = report.markdown();
+        Files.writeString(out.resolve("results.md"), table);
+        System.out.println();
+        System.out.println(table);
+        System.out.println("(written to " + out.resolve("results.md").toAbsolutePath() + ")");
+    }
+
+    /** ThroughputBench's simulator benchmarks under JFR and the GC profiler; hot frames to profile.md. */
+    static void profile(List<String> jmhArgs, Path out) throws Exception {
+        Path jfrDir = out.resolve("jfr").toAbsolutePath();
+        ChainedOptionsBuilder b = new OptionsBuilder().parent(new CommandLineOptions(jmhArgs.toArray(String[]::new)))
+                .include("\\.ThroughputBench\\.simulator")
+                .include("\\.ScenarioSuiteBench\\.generatedSimulator")
+                .addProfiler("jfr", "dir=" + jfrDir + ";stackDepth=256")
+                .addProfiler("gc")
+                .resultFormat(ResultFormatType.JSON).result(out.resolve("jmh-profile.json").toString());
+        Collection<RunResult> results = new Runner(b.build()).run();
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        try (PrintStream md = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
+            md.println("### Profile: benchmark (1) and (3) on the simulator (JFR execution samples, measurement iterations only)");
+            md.println();
+            for (RunResult r : results) {
+                Result<?> primary = r.getPrimaryResult();
+                md.printf(Locale.ROOT, "- %s: %,.1f %s under the profilers", shortName(r), primary.getScore(),
+                        primary.getScoreUnit());
+                Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+                if (alloc != null) {
+                    md.printf(Locale.ROOT, "; %,.0f bytes allocated per %s", alloc.getScore(),
+                            shortName(r).startsWith("Throughput") ? "row" : "scenario");
+                }
+                md.println();
+            }
+            for (Path jfr : JfrTop.find(jfrDir)) {
+                md.println();
+                JfrTop.print(out.toAbsolutePath().relativize(jfr.toAbsolutePath()), JfrTop.read(jfr), 15, md);
+            }
+        }
+        String text = buffer.toString(StandardCharsets.UTF_8);
+        Files.writeString(out.resolve("profile.md"), text);
+        System.out.println(text);
+    }
+
+    static String shortName(RunResult r) {
+        String fq = r.getParams().getBenchmark();
+        int method = fq.lastIndexOf('.');
+        int cls = fq.lastIndexOf('.', method - 1);
+        return fq.substring(cls + 1);
+    }
+
+    /** Where tester-core was loaded from and when that jar or folder was written: the engine measured. */
+    static String testerCore() {
+        try {
+            Path p = Path.of(dev.twstester.sim.TwsSimulator.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return p + " (written " + Files.getLastModifiedTime(p) + ")";
+        } catch (Exception e) {
+            return "unknown (" + e + ")";
+        }
+    }
+
+    static String machine() {
+        Runtime rt = Runtime.getRuntime();
+        long totalMemory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        return String.format(Locale.ROOT, "%d cores, %.1f GB memory, %s %s (%s), %s %s", rt.availableProcessors(),
+                totalMemory / 1e9, System.getProperty("java.vm.name"), System.getProperty("java.vm.version"),
+                System.getProperty("java.vendor"), System.getProperty("os.name"), System.getProperty("os.version"));
+    }
+
+    /** The 1-minute load average: other work on the machine skews every figure. */
+    static String load() {
+        return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** The figures of one run and their table. */
+    static final class Report {
+        String machine;
+        String command;
+        String testerCore;
+        String loadBefore;
+        String loadAfter;
+        String jmhSettings;
+        final Map<String, RunResult> jmh = new TreeMap<>();
+        List<StartupBench.Case> startup;
+        List<MemoryBench.Case> memory;
+
+        void jmh(Collection<RunResult> results) {
+            for (RunResult r : results) {
+                jmh.put(shortName(r), r);
+            }
+        }
+
+        /** Seconds per operation, or null when the benchmark did not run. */
+        Double seconds(String name) {
+            RunResult r = jmh.get(name);
+            if (r == null) {
+                return null;
+            }
+            Result<?> p = r.getPrimaryResult();
+            String unit = p.getScoreUnit();
+            double score = p.getScore();
+            if (unit.endsWith("/op")) {
+                return score * unitSeconds(unit.substring(0, unit.length() - 3));
+            }
+            if (unit.startsWith("ops/")) {
+                return unitSeconds(unit.substring(4)) / score;
+            }
+            throw new IllegalStateException("unexpected unit " + unit);
+        }
+
+        /** Relative error (99.9% confidence half-width / score), NaN when JMH gave none. */
+        double relError(String name) {
+            Result<?> p = jmh.get(name).getPrimaryResult();
+            return p.getScoreError() / p.getScore();
+        }
+
+        String samples(String name) {
+            RunResult r = jmh.get(name);
+            return r.getParams().getMeasurement().getCount() + " x "
+                    + (r.getParams().getMode().shortLabel().equals("ss") ? "1 op"
+                    : r.getParams().getMeasurement().getTime().toString());
+        }
+
+        static double unitSeconds(String unit) {
+            return switch (unit) {
+                case "s" -> 1;
+                case "ms" -> 1e-3;
+                case "us" -> 1e-6;
+                case "ns" -> 1e-9;
+                case "min" -> 60;
+                default -> throw new IllegalStateException("unexpected time unit " + unit);
+            };
+        }
+
+        String markdown() {
+            StringBuilder md = new StringBuilder();
+            md.append("## Results\n\n");
+            md.append("- machine: ").append(machine).append('\n');
+            md.append("- command: `").append(command.trim()).append("`\n");
+            md.append("- tester-core: ").append(testerCore).append('\n');
+            md.append("- load average (1 min) at start / end: ").append(loadBefore).append(" / ").append(loadAfter).append('\n');
+            if (jmhSettings != null) {
+                md.append("- JMH options given: `").append(jmhSettings).append("` (settings per benchmark at the end)\n");
+            }
+            throughput(md);
+            batches(md);
+            suite(md);
+            startup(md);
+            memory(md);
+            settings(md);
+            return md.toString();
+        }
+
+        /** The JMH settings every benchmark actually ran with. */
+        private void settings(StringBuilder md) {
+            if (jmh.isEmpty()) {
+                return;
+            }
+            md.append("\n### JMH settings as run\n\n| benchmark | mode | forks | warm-up | measurement | ops per invocation |\n"
+                    + "|---|---|---:|---|---|---:|\n");
+            jmh.forEach((name, r) -> {
+                var p = r.getParams();
+                boolean single = p.getMode() == org.openjdk.jmh.annotations.Mode.SingleShotTime;
+                md.append(fmt("| %s | %s | %d | %s | %s | %,d |%n", name, p.getMode().longLabel(), p.getForks(),
+                        p.getWarmup().getCount() + (single ? " x 1 op" : " x " + p.getWarmup().getTime()),
+                        p.getMeasurement().getCount() + (single ? " x 1 op" : " x " + p.getMeasurement().getTime()),
+                        p.getOpsPerInvocation()));
+            });
+        }
+
+        private void throughput(StringBuilder md) {
+            Double tester = seconds("ThroughputBench.twsTester");
+            if (tester == null && seconds("ThroughputBench.simulatorFull") == null) {
+                return;
+            }
+            md.append("\n### (1) Throughput: RunningCount, 1,000,000 rows, 10,000 keys, 100 rows per key per call\n\n");
+            md.append("| engine | rows/s | ± (99.9%) | vs TwsTester | target | met |\n|---|---:|---:|---:|---|---|\n");
+            row1(md, "Spark's TwsTester", "ThroughputBench.twsTester", tester, null);
+            row1(md, "simulator FAST", "ThroughputBench.simulatorFast", tester, 1.0);
+            row1(md, "simulator FULL", "ThroughputBench.simulatorFull", tester, 0.25);
+        }
+
+        private void row1(StringBuilder md, String label, String name, Double tester, Double target) {
+            Double s = seconds(name);
+            if (s == null) {
+                return;
+            }
+            double rowsPerSec = 1 / s; // one JMH operation is one row (@OperationsPerInvocation)
+            String ratio = tester == null ? "-" : fmt("%.2fx", tester / s);
+            String met = target == null || tester == null ? "-" : (tester / s >= target ? "yes" : "**no**");
+            md.append(fmt("| %s | %,.0f | %.1f%% | %s | %s | %s |%n", label, rowsPerSec, 100 * relError(name), ratio,
+                    target == null ? "-" : fmt(">= %.2fx", target), met));
+        }
+
+        private void batches(StringBuilder md) {
+            Double live = seconds("MicroBatchBench.liveSpark");
+            if (live == null && seconds("MicroBatchBench.simulatorFull") == null) {
+                return;
+            }
+            int rowsPerBatch = ThroughputBench.ROWS / Workloads.BATCHES;
+            md.append("\n### (2) The same rows in 10 micro-batches of 100,000 rows (`runBatch` / live Spark), per batch\n\n");
+            md.append("| engine | per batch | ± (99.9%) | rows/s | live Spark / this | measured |\n|---|---:|---:|---:|---:|---|\n");
+            for (String[] e : new String[][] {{"simulator FULL", "MicroBatchBench.simulatorFull"},
+                    {"simulator FAST", "MicroBatchBench.simulatorFast"},
+                    {"live Spark (local[2], RocksDB)", "MicroBatchBench.liveSpark"}}) {
+                Double s = seconds(e[1]);
+                if (s != null) {
+                    md.append(fmt("| %s | %s | %s | %,.0f | %s | %s |%n", e[0], time(s), pct(e[1]), rowsPerBatch / s,
+                            live == null ? "-" : fmt("%,.1fx", live / s), samples(e[1])));
+                }
+            }
+        }
+
+        private void suite(StringBuilder md) {
+            if (jmh.keySet().stream().noneMatch(k -> k.startsWith("ScenarioSuiteBench."))) {
+                return;
+            }
+            md.append("\n### (3) Scenario suite (CartWatch), per scenario\n\n");
+            md.append("| workload | simulator FULL | simulator FAST | live Spark | live / FULL | live / FAST | target >= 10,000x |\n"
+                    + "|---|---:|---:|---:|---:|---:|---|\n");
+            for (String[] w : new String[][] {{"cart story (3 files)", "story"},
+                    {Workloads.GENERATED_SCENARIOS + " generated event-time scenarios (mean)", "generated"}}) {
+                Double full = seconds("ScenarioSuiteBench." + w[1] + "SimulatorFull");
+                Double fast = seconds("ScenarioSuiteBench." + w[1] + "SimulatorFast");
+                Double live = seconds("ScenarioSuiteBench." + w[1] + "Live");
+                md.append(fmt("| %s | %s | %s | %s | %s | %s | %s |%n", w[0], time(full), time(fast), time(live),
+                        ratio(live, full), ratio(live, fast),
+                        live == null || full == null ? "-" : (live / full >= 10_000 ? "yes" : "**no**")
+                                + (fast == null ? "" : " (FAST: " + (live / fast >= 10_000 ? "yes" : "no") + ")")));
+            }
+        }
+
+        private void startup(StringBuilder md) {
+            if (startup == null) {
+                return;
+            }
+            md.append("\n### (4) Start-up: a fresh JVM running one test, wall clock (" + startup.get(0).wallMs().length
+                    + " runs each)\n\n");
+            md.append("| JVM | median | min - max | in the JVM: main / query built / tester built / test done"
+                    + " (median ms after launch) | target < 1 s |\n|---|---:|---:|---|---|\n");
+            for (StartupBench.Case c : startup) {
+                boolean simulator = c.label().contains("simulator");
+                md.append(fmt("| %s | %.0f ms | %.0f - %.0f ms | %.0f / %.0f / %.0f / %.0f | %s |%n", c.label(),
+                        c.medianWallMs(), c.minWallMs(), c.maxWallMs(), StartupBench.Case.median(c.mainMs()),
+                        StartupBench.Case.median(c.queryMs()), StartupBench.Case.median(c.simulatorMs()),
+                        StartupBench.Case.median(c.testMs()),
+                        simulator ? (c.medianWallMs() < 1000 ? "yes" : "**no**") : "-"));
+            }
+        }
+
+        private void memory(StringBuilder md) {
+            if (memory == null) {
+                return;
+            }
+            md.append(fmt("\n### (5) Memory: retained heap with %,d keys of state (used heap after full GC, loaded minus empty)\n\n",
+                    memory.get(0).keys()));
+            md.append("| state | engine | loaded through | MB | bytes/key | target < 300 MB |\n|---|---|---|---:|---:|---|\n");
+            for (MemoryBench.Case c : memory) {
+                String engine = c.engine().equals("TWSTESTER") ? "Spark's TwsTester" : "simulator " + c.engine();
+                String load = c.load().equals("state") ? (c.engine().equals("TWSTESTER") ? "updateValueState per key"
+                        : "state().setValue per key (state only)")
+                        : "10 runBatch calls, 1 row per key (state + history)";
+                boolean target = c.state().startsWith("ValueState<Long>") && !c.engine().equals("TWSTESTER");
+                md.append(fmt("| %s | %s | %s | %.1f | %.0f | %s |%n", c.state(), engine, load, c.megabytes(),
+                        c.bytesPerKey(), target ? (c.megabytes() < 300 ? "yes" : "**no**") : "-"));
+            }
+        }
+
+        private String pct(String name) {
+            double e = relError(name);
+            return Double.isNaN(e) ? "-" : fmt("%.1f%%", 100 * e);
+        }
+
+        private static String ratio(Double slow, Double fast) {
+            return slow == null || fast == null ? "-" : fmt("%,.0fx", slow / fast);
+        }
+
+        private static String time(Double seconds) {
+            if (seconds == null) {
+                return "-";
+            }
+            if (seconds >= 1) {
+                return fmt("%.2f s", seconds);
+            }
+            if (seconds >= 1e-3) {
+                return fmt("%.2f ms", seconds * 1e3);
+            }
+            return fmt("%.1f µs", seconds * 1e6);
+        }
+
+        private static String fmt(String format, Object... args) {
+            return String.format(Locale.ROOT, format, args);
+        }
+    }
+}
