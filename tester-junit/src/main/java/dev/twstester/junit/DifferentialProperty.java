@@ -10,7 +10,6 @@ import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
-import org.apache.spark.SparkThrowable;
 import org.junit.jupiter.api.DynamicTest;
 
 import dev.twstester.RunComparison;
@@ -20,6 +19,7 @@ import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.io.JsonRows;
+import dev.twstester.junit.internal.ErrorClasses;
 import dev.twstester.property.EventFactory;
 import dev.twstester.property.GenScenario;
 import dev.twstester.property.Property;
@@ -164,8 +164,8 @@ public final class DifferentialProperty<K, I, O> {
     }
 
     private static Optional<String> errors(RuntimeException sim, RuntimeException live) {
-        String simCondition = condition(sim);
-        String liveCondition = condition(live);
+        String simCondition = ErrorClasses.of(sim);
+        String liveCondition = ErrorClasses.of(live);
         if (sim != null && live != null && Objects.equals(simCondition, liveCondition)) {
             return Optional.empty();
         }
@@ -175,16 +175,6 @@ public final class DifferentialProperty<K, I, O> {
 
     private static String describe(Throwable t, String condition) {
         return t == null ? "no error" : "[" + condition + "] " + t.getMessage();
-    }
-
-    /** The first error class in the cause chain (Spark wraps the batch's error in STREAM_FAILED). */
-    private static String condition(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof SparkThrowable st && st.getCondition() != null && !"STREAM_FAILED".equals(st.getCondition())) {
-                return st.getCondition();
-            }
-        }
-        return null;
     }
 
     private Path save(long seed, GenScenario shrunk) {

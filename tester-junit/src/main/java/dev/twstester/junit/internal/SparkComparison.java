@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
@@ -45,7 +44,7 @@ public final class SparkComparison {
         } catch (LiveRunException e) {
             if (failed == null) {
                 return Optional.of(header + ": live Spark failed, the simulator did not\n  spark: "
-                        + Timelines.firstLine(rootCondition(e)));
+                        + Timelines.firstLine(ErrorClasses.carrier(e)));
             }
             return sameFailure(header, failed.error(), e, simulated);
         }
@@ -94,35 +93,16 @@ public final class SparkComparison {
 
     private static <K, I, O> Optional<String> sameFailure(String header, RuntimeException simError, LiveRunException e,
             List<BatchResult<K, I, O>> simulated) {
-        String simCondition = condition(simError);
-        String liveCondition = condition(e);
+        String simCondition = ErrorClasses.of(simError);
+        String liveCondition = ErrorClasses.of(e);
         if (!Objects.equals(simCondition, liveCondition)) {
             return Optional.of(header + ": both failed, with different errors\n  simulator: [" + simCondition + "] "
                     + Timelines.firstLine(simError) + "\n  spark:     [" + liveCondition + "] "
-                    + Timelines.firstLine(rootCondition(e)));
+                    + Timelines.firstLine(ErrorClasses.carrier(e)));
         }
         @SuppressWarnings({"unchecked", "rawtypes"})
         RunResult<?, ?, ?> completed = new RunResult(e.completed());
         return RunComparison.simulatorVsSpark().firstDifference(new RunResult<>(simulated), completed)
                 .map(RunDifference::message).map(m -> header + " (before the batch that failed on both)\n" + m);
-    }
-
-    /** The first error class in the cause chain (Spark wraps a batch's error in STREAM_FAILED). */
-    private static String condition(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof SparkThrowable st && st.getCondition() != null && !"STREAM_FAILED".equals(st.getCondition())) {
-                return st.getCondition();
-            }
-        }
-        return null;
-    }
-
-    private static Throwable rootCondition(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof SparkThrowable st && st.getCondition() != null && !"STREAM_FAILED".equals(st.getCondition())) {
-                return c;
-            }
-        }
-        return t;
     }
 }
