@@ -1,8 +1,11 @@
 package dev.twstester;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * What one micro-batch did, in the same shape for the simulator and for a live Spark run.
@@ -25,6 +28,9 @@ import java.util.Objects;
  * @param outputs            the rows emitted, in Spark's order: input outputs key by key, then
  *                           timer outputs (one shuffle partition)
  * @param firedTimers        the timers that fired, in firing order
+ * @param metrics            the operator's custom metrics for this batch under Spark's names
+ *                           ({@code numRegisteredTimers}, {@code numUpdatedStateRows}, ...; see
+ *                           {@link #METRIC_NAMES}), summed over partitions; empty when not measured
  * @param <K> grouping key type
  * @param <I> input row type
  * @param <O> output row type
@@ -38,7 +44,26 @@ public record BatchResult<K, I, O>(
         Instant evictionWatermark,
         Instant batchTimestamp,
         List<O> outputs,
-        List<FiredTimer<K>> firedTimers) {
+        List<FiredTimer<K>> firedTimers,
+        Map<String, Long> metrics) {
+
+    /**
+     * The metrics both engines report, with the names of Spark's query progress: the
+     * {@code transformWithState} operator's custom metrics, plus {@code numUpdatedStateRows}
+     * ({@code numRowsUpdated}), {@code numRemovedStateRows} ({@code numRowsRemoved}) and
+     * {@code numRowsDroppedByWatermark} of its state operator progress.
+     */
+    public static final List<String> METRIC_NAMES = List.of(
+            "numRegisteredTimers", "numDeletedTimers", "numValueStateVars", "numListStateVars",
+            "numMapStateVars", "numValuesRemovedDueToTTLExpiry", "numUpdatedStateRows",
+            "numRemovedStateRows", "numRowsDroppedByWatermark");
+
+    /** A batch without metrics. */
+    public BatchResult(long batchId, boolean hadInput, List<I> input, List<I> droppedLate, Instant lateWatermark,
+            Instant evictionWatermark, Instant batchTimestamp, List<O> outputs, List<FiredTimer<K>> firedTimers) {
+        this(batchId, hadInput, input, droppedLate, lateWatermark, evictionWatermark, batchTimestamp, outputs,
+                firedTimers, Map.of());
+    }
 
     public BatchResult {
         input = List.copyOf(input);
@@ -48,6 +73,12 @@ public record BatchResult<K, I, O>(
         Objects.requireNonNull(batchTimestamp, "batchTimestamp must not be null");
         outputs = List.copyOf(outputs);
         firedTimers = List.copyOf(firedTimers);
+        metrics = Collections.unmodifiableMap(new TreeMap<>(metrics));
+    }
+
+    /** The metric {@code name} of this batch, or 0 when it was not reported. */
+    public long metric(String name) {
+        return metrics.getOrDefault(name, 0L);
     }
 
     /** A short one-line description: id, kind, counts and times. */

@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * A sequence of what happens to a streaming query, replayable on the simulator and on live Spark:
- * input micro-batches (optionally picked up by the trigger at a given processing time) and clock
- * ticks. Immutable.
+ * input micro-batches (optionally picked up by the trigger at a given processing time), clock
+ * ticks and restarts of the query from its checkpoint. Immutable.
  *
  * <pre>{@code
  * Scenario<CartEvent> story = Scenario.<CartEvent>builder()
@@ -28,7 +28,7 @@ public record Scenario<I>(List<Step<I>> steps) {
     }
 
     /** One step of a scenario. */
-    public sealed interface Step<I> permits Input, Tick {}
+    public sealed interface Step<I> permits Input, Tick, Restart {}
 
     /**
      * Rows that arrive while the query is idle; the trigger at {@code at} (or at the current
@@ -51,6 +51,13 @@ public record Scenario<I>(List<Step<I>> steps) {
             Objects.requireNonNull(to, "to must not be null");
         }
     }
+
+    /**
+     * The query is stopped and started again from its checkpoint: state, timers, watermark and batch
+     * ids carry over, a fresh processor runs the driver-side {@code init}/{@code close} pass, initial
+     * state is not applied again, and no batch runs until the next input arrives.
+     */
+    public record Restart<I>() implements Step<I> {}
 
     public static <I> Builder<I> builder() {
         return new Builder<>();
@@ -79,6 +86,12 @@ public record Scenario<I>(List<Step<I>> steps) {
 
         public Builder<I> tick(Instant to) {
             steps.add(new Tick<>(to));
+            return this;
+        }
+
+        /** Stops the query and starts it again from its checkpoint ({@link Restart}). */
+        public Builder<I> restart() {
+            steps.add(new Restart<>());
             return this;
         }
 

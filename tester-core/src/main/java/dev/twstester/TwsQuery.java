@@ -49,6 +49,8 @@ public final class TwsQuery<K, I, O> {
     private final String eventTimeColumn;
     private final Duration watermarkDelay;
     private final InitialState<K, ?> initialState;
+    private final String outputEventTimeColumn;
+    private final int shufflePartitions;
 
     private TwsQuery(Builder<K, I, O> b) {
         this.processor = b.processor;
@@ -61,6 +63,8 @@ public final class TwsQuery<K, I, O> {
         this.eventTimeColumn = b.eventTimeColumn;
         this.watermarkDelay = b.watermarkDelay;
         this.initialState = b.initialState;
+        this.outputEventTimeColumn = b.outputEventTimeColumn;
+        this.shufflePartitions = b.shufflePartitions;
     }
 
     /** Starts a query definition for processors made by {@code processor} (called once per query run). */
@@ -117,6 +121,24 @@ public final class TwsQuery<K, I, O> {
     }
 
     /**
+     * The output column named by the {@code transformWithState(processor, eventTimeColumnName, ...)}
+     * overload, if used: it carries the watermark downstream, and an output row whose event time is
+     * at or before the batch's late-event watermark fails the query with
+     * {@code EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED}.
+     */
+    public Optional<String> outputEventTimeColumn() {
+        return Optional.ofNullable(outputEventTimeColumn);
+    }
+
+    /**
+     * {@code spark.sql.shuffle.partitions}: how many state partitions the keys are hashed into
+     * (default 1). It decides which keys share a processor instance and the order of a batch's output.
+     */
+    public int shufflePartitions() {
+        return shufflePartitions;
+    }
+
+    /**
      * Initial-state rows and their encoder: the {@code KeyValueGroupedDataset<K, S>} passed to
      * {@code transformWithState}. Duplicate keys are allowed, as in Spark: each row is one
      * {@code handleInitialState} call.
@@ -145,6 +167,9 @@ public final class TwsQuery<K, I, O> {
         private String eventTimeColumn;
         private Duration watermarkDelay = Duration.ZERO;
         private InitialState<K, ?> initialState;
+        private boolean timeModeSet;
+        private String outputEventTimeColumn;
+        private int shufflePartitions = 1;
 
         private Builder(Supplier<? extends StatefulProcessor<K, I, O>> processor) {
             this.processor = processor;
@@ -172,6 +197,7 @@ public final class TwsQuery<K, I, O> {
         /** {@code TimeMode.None()} (the default), {@code ProcessingTime()} or {@code EventTime()}. */
         public Builder<K, I, O> timeMode(TimeMode timeMode) {
             this.timeMode = Objects.requireNonNull(timeMode, "timeMode must not be null");
+            this.timeModeSet = true;
             return this;
         }
 
@@ -199,8 +225,40 @@ public final class TwsQuery<K, I, O> {
             return this;
         }
 
+        /**
+         * Uses the {@code transformWithState(processor, eventTimeColumnName, outputMode, ...)} overload:
+         * {@code column} (a timestamp column of the output encoder) becomes the output's event-time
+         * column. That overload runs in {@code TimeMode.EventTime()} and needs a {@link #watermark}.
+         */
+        public Builder<K, I, O> outputEventTimeColumn(String column) {
+            this.outputEventTimeColumn = Objects.requireNonNull(column, "column must not be null");
+            return this;
+        }
+
+        /** {@code spark.sql.shuffle.partitions} (default 1); see {@link TwsQuery#shufflePartitions()}. */
+        public Builder<K, I, O> shufflePartitions(int partitions) {
+            if (partitions < 1) {
+                throw new IllegalArgumentException("shufflePartitions must be at least 1, was " + partitions);
+            }
+            this.shufflePartitions = partitions;
+            return this;
+        }
+
         /** The immutable query; fails if a required part is missing. */
         public TwsQuery<K, I, O> build() {
+            if (outputEventTimeColumn != null) {
+                if (timeModeSet && !timeMode.equals(TimeMode.EventTime())) {
+                    throw new IllegalArgumentException("outputEventTimeColumn(\"" + outputEventTimeColumn
+                            + "\") uses the transformWithState overload that runs in TimeMode.EventTime(); "
+                            + "remove timeMode(" + timeMode + ") or set it to EventTime()");
+                }
+                if (eventTimeColumn == null) {
+                    throw new IllegalArgumentException("[CANNOT_ASSIGN_EVENT_TIME_COLUMN_WITHOUT_WATERMARK] "
+                            + "outputEventTimeColumn(\"" + outputEventTimeColumn + "\") needs a watermark on the "
+                            + "input: add watermark(column, delay)");
+                }
+                timeMode = TimeMode.EventTime();
+            }
             TwsQuery<K, I, O> query = new TwsQuery<>(this);
             if (initialState != null && !(query.newProcessor() instanceof StatefulProcessorWithInitialState)) {
                 throw new IllegalArgumentException("initialState(...) needs a processor extending "

@@ -37,9 +37,9 @@ final class Engine<K, I, O> {
     final StateStore store;
     private final EventTimeColumn<I> eventTime;
     private final long delayMs;
-    private final ProcessorCopies<StatefulProcessor<K, I, O>> processors;
+    private ProcessorCopies<StatefulProcessor<K, I, O>> processors;
     private final UUID queryId = UUID.randomUUID();
-    private final UUID runId = UUID.randomUUID();
+    private UUID runId = UUID.randomUUID();
 
     long processingTimeMs;
     /** The global watermark after the last batch: the next batch's eviction watermark. */
@@ -59,6 +59,16 @@ final class Engine<K, I, O> {
         this.eventTime = query.eventTimeColumn().map(c -> new EventTimeColumn<>(query.inputEncoder(), c)).orElse(null);
         this.delayMs = query.watermarkDelay().toMillis();
         this.processors = new ProcessorCopies<>(driverPass(), query::newProcessor);
+    }
+
+    /**
+     * A restart from the checkpoint: state, timers, watermarks, clock and batch ids stay; a new run id
+     * and processor (driver pass included); no batch runs before the next data batch (spec 3, 15.5).
+     */
+    void restart() {
+        processors = new ProcessorCopies<>(driverPass(), query::newProcessor);
+        runId = UUID.randomUUID();
+        batchRanInThisRun = false;
     }
 
     /** The driver-side init/close pass Spark runs twice when a query run starts (spec 1.1). */

@@ -113,8 +113,11 @@ public final class TwsSimulator<K, I, O> {
             RunResult<K, I, O> r;
             if (step instanceof Scenario.Input<I> input) {
                 r = input.at() == null ? runBatch(input.rows()) : runBatchAt(input.at(), input.rows());
+            } else if (step instanceof Scenario.Tick<I> tick) {
+                r = setProcessingTime(tick.to());
             } else {
-                r = setProcessingTime(((Scenario.Tick<I>) step).to());
+                restart();
+                r = new RunResult<>(List.of());
             }
             ran.addAll(r.batches());
         }
@@ -148,6 +151,17 @@ public final class TwsSimulator<K, I, O> {
             ran.add(record(engine.runBatch(List.of(), false)));
         }
         return new RunResult<>(ran);
+    }
+
+    /**
+     * Stops the query and starts it again from its checkpoint, as Spark does after a failure or a
+     * deploy: state, timers, the watermark, processing time and batch ids carry over; a new
+     * processor runs the driver-side {@code init}/{@code close} pass (errors it raises are thrown
+     * here); initial state is not applied again. No batch runs until the next input, so timers
+     * that are already due fire only with new data, after its rows.
+     */
+    public void restart() {
+        engine.restart();
     }
 
     /** Moves processing time forward by {@code duration}; in ProcessingTime mode that tick runs a batch. */
