@@ -20,6 +20,7 @@ import java.util.TreeMap;
  * @param hadInput           true for a data batch, false for a no-data batch (run for a watermark
  *                           advance or a processing-time tick)
  * @param input              the rows the batch received, late ones included, in arrival order
+ *                           (like every list here, copied unless already unmodifiable)
  * @param droppedLate        the rows dropped by the late-event filter before any processor call
  * @param lateWatermark      the watermark input rows were compared with (the previous batch's)
  * @param evictionWatermark  the watermark of this batch: event-time timers fire up to it and
@@ -66,14 +67,23 @@ public record BatchResult<K, I, O>(
     }
 
     public BatchResult {
-        input = List.copyOf(input);
+        input = unmodifiable(input);
         droppedLate = List.copyOf(droppedLate);
         Objects.requireNonNull(lateWatermark, "lateWatermark must not be null");
         Objects.requireNonNull(evictionWatermark, "evictionWatermark must not be null");
         Objects.requireNonNull(batchTimestamp, "batchTimestamp must not be null");
         outputs = List.copyOf(outputs);
         firedTimers = List.copyOf(firedTimers);
-        metrics = Collections.unmodifiableMap(new TreeMap<>(metrics));
+        metrics = metrics.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(metrics));
+    }
+
+    private static final Class<?> UNMODIFIABLE_VIEW = Collections.unmodifiableList(new java.util.LinkedList<>()).getClass();
+    private static final Class<?> UNMODIFIABLE_RANDOM_ACCESS_VIEW = Collections.unmodifiableList(List.of()).getClass();
+
+    /** Read-only views are kept as they are (the simulator's FAST mode passes one); others are copied. */
+    private static <T> List<T> unmodifiable(List<T> list) {
+        Class<?> type = list.getClass();
+        return type == UNMODIFIABLE_VIEW || type == UNMODIFIABLE_RANDOM_ACCESS_VIEW ? list : List.copyOf(list);
     }
 
     /** The metric {@code name} of this batch, or 0 when it was not reported. */

@@ -2,6 +2,7 @@ package dev.twstester.internal;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,9 +63,24 @@ public final class RowCodec<T> {
                         org.apache.spark.sql.types.Metadata.empty())}));
     }
 
+    /** A new codec of its own (not thread-safe: Spark's serializer reuses one row buffer). */
     public static <T> RowCodec<T> of(Encoder<T> encoder) {
         Objects.requireNonNull(encoder, "encoder must not be null");
         return new RowCodec<>(encoder);
+    }
+
+    /** One codec per thread and encoder, kept for the thread's life. */
+    private static final ThreadLocal<Map<Encoder<?>, RowCodec<?>>> PER_THREAD = ThreadLocal.withInitial(HashMap::new);
+
+    /**
+     * The calling thread's codec for {@code encoder}, shared by every caller on that thread. Creating
+     * a codec makes Spark generate its projections' source again (milliseconds per encoder), so
+     * simulators created one after another reuse one. Use it only on the calling thread.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> RowCodec<T> forThisThread(Encoder<T> encoder) {
+        Objects.requireNonNull(encoder, "encoder must not be null");
+        return (RowCodec<T>) PER_THREAD.get().computeIfAbsent(encoder, RowCodec::new);
     }
 
     public Encoder<T> encoder() {

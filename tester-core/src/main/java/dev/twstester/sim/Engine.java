@@ -2,6 +2,7 @@ package dev.twstester.sim;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ final class Engine<K, I, O> {
     final KeyCodec<K> keyCodec;
     private final KeyCodec<I> inputCodec;
     private final KeyCodec<O> outputCodec;
-    private final Fidelity fidelity;
+    final Fidelity fidelity;
     final StateStore store;
     private final EventTimeColumn<I> eventTime;
     private final long delayMs;
@@ -85,14 +86,15 @@ final class Engine<K, I, O> {
 
     /** Runs one micro-batch; on failure nothing of it is kept and the exception propagates. */
     BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput) {
-        return runBatch(rows, hadInput, null);
+        return runBatch(rows, hadInput, null, null);
     }
 
     /**
      * Runs one micro-batch; on failure nothing of it is kept and the exception propagates.
-     * {@code knownKey}, when not null, is the encoded key every row is known to have.
+     * {@code knownKey}, when not null, is the encoded key every row is known to have, and
+     * {@code keyObject} that key as an object (handed to the processor when a copy is indistinguishable).
      */
-    BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey) {
+    BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey, K keyObject) {
         long batchId = nextBatchId;
         long ts = processingTimeMs;
         long lateWm = lastBatchWatermarkMs;
@@ -112,7 +114,7 @@ final class Engine<K, I, O> {
             if (batchId == 0) {
                 query.initialState().ifPresent(init -> initialState(processor, init, batch));
             }
-            inputs(processor, input.byKey, batch);
+            inputs(processor, input.byKey, batch, knownKey, keyCodec.immutable() ? keyObject : null);
             handle.state = HandleState.DATA_PROCESSED;
             timers(processor, batch);
             handle.state = HandleState.TIMER_PROCESSED;
@@ -121,7 +123,8 @@ final class Engine<K, I, O> {
             run("close", null, batchId, processor::close);
             scope.journal.commit();
             finish(input.maxEventTimeMs, evictWm);
-            return new BatchResult<>(batchId, hadInput, rows, input.dropped, Instant.ofEpochMilli(lateWm),
+            List<I> received = fidelity == Fidelity.FAST ? Collections.unmodifiableList(rows) : rows;
+            return new BatchResult<>(batchId, hadInput, received, input.dropped, Instant.ofEpochMilli(lateWm),
                     Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired);
         } catch (RuntimeException e) {
             scope.journal.rollback();
@@ -170,9 +173,10 @@ final class Engine<K, I, O> {
         Input<I> in = new Input<>();
         boolean byReference = fidelity == Fidelity.FAST || inputCodec.immutable();
         if (knownKey != null && byReference && eventTime == null) {
-            in.byKey.put(knownKey, rows);
+            in.byKey = Map.of(knownKey, rows);
             return in;
         }
+        in.byKey = new LinkedHashMap<>();
         boolean lateFilter = eventTime != null && query.timeMode().equals(TimeMode.EventTime());
         for (int i = 0; i < rows.size(); i++) {
             I row = rows.get(i);
@@ -239,9 +243,10 @@ final class Engine<K, I, O> {
         }
     }
 
-    private void inputs(StatefulProcessor<K, I, O> processor, Map<Bytes, List<I>> byKey, Batch batch) {
+    private void inputs(StatefulProcessor<K, I, O> processor, Map<Bytes, List<I>> byKey, Batch batch,
+            Bytes knownKey, K keyObject) {
         for (Bytes key : sortedKeys(byKey)) {
-            K k = enter(key);
+            K k = keyObject != null && key == knownKey ? enter(key, keyObject) : enter(key);
             scala.collection.Iterator<I> values = CollectionConverters.asScala(byKey.get(key).iterator());
             scala.collection.Iterator<O> out = callSync("handleInputRows", k, batch.id,
                     () -> processor.handleInputRows(k, values, batch.timerValues));
@@ -273,11 +278,18 @@ final class Engine<K, I, O> {
 
     /** Sets the implicit key and returns a fresh key object, as Spark deserializes one per call. */
     private K enter(Bytes key) {
+        return enter(key, keyCodec.decode(key.array()));
+    }
+
+    private K enter(Bytes key, K keyObject) {
         store.scope().key = key;
-        return keyCodec.decode(key.array());
+        return keyObject;
     }
 
     private List<Bytes> sortedKeys(Map<Bytes, ?> byKey) {
+        if (byKey.size() <= 1) {
+            return List.copyOf(byKey.keySet());
+        }
         List<Bytes> keys = new ArrayList<>(byKey.keySet());
         keys.sort((a, b) -> keyCodec.compareNatural(a.array(), b.array()));
         return keys;
@@ -329,7 +341,7 @@ final class Engine<K, I, O> {
     /** One input row: as given, encoded, its encoded grouping key and its event time. */
     /** A batch's input after parsing: rows by key (arrival order), late rows, maximum event time. */
     private static final class Input<T> {
-        final Map<Bytes, List<T>> byKey = new LinkedHashMap<>();
+        Map<Bytes, List<T>> byKey;
         final List<T> dropped = new ArrayList<>();
         long maxEventTimeMs = Long.MIN_VALUE;
     }

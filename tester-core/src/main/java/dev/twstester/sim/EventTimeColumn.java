@@ -22,7 +22,6 @@ final class EventTimeColumn<I> {
     private final Encoder<I> encoder;
     private final String column;
     private final int index;
-    private RowCodec<I> rows;
     private Method getter;
     private boolean getterLooked;
 
@@ -103,9 +102,6 @@ final class EventTimeColumn<I> {
     }
 
     private RowCodec<I> rows() {
-        if (rows == null) {
-            rows = RowCodec.of(encoder);
-        }
-        return rows;
+        return RowCodec.forThisThread(encoder);
     }
 }

@@ -4,21 +4,30 @@ import org.apache.spark.sql.Encoder;
 
 import dev.twstester.internal.RowCodec;
 
-/** {@link KeyCodec} through Spark's own encoder, created on first use (it loads Catalyst). */
+/**
+ * {@link KeyCodec} through Spark's own encoder, created on first use (it loads Catalyst). The
+ * codec is the calling thread's shared one ({@link RowCodec#forThisThread}), so a simulator used
+ * from several threads (one at a time) stays correct and new simulators reuse generated code.
+ */
 final class SparkRows<T> implements KeyCodec<T> {
     private final Encoder<T> encoder;
-    private RowCodec<T> codec;
+    private volatile Owned<T> last;
 
     SparkRows(Encoder<T> encoder) {
         this.encoder = encoder;
     }
 
     RowCodec<T> codec() {
-        if (codec == null) {
-            codec = RowCodec.of(encoder);
+        Owned<T> owned = last;
+        Thread current = Thread.currentThread();
+        if (owned == null || owned.thread != current) {
+            owned = new Owned<>(current, RowCodec.forThisThread(encoder));
+            last = owned;
         }
-        return codec;
+        return owned.codec;
     }
+
+    private record Owned<T>(Thread thread, RowCodec<T> codec) {}
 
     @Override
     public byte[] encode(T value) {
