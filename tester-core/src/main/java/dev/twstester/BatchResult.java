@@ -55,9 +55,11 @@ public record BatchResult<K, I, O>(
      * {@code numRowsDroppedByWatermark} of its state operator progress.
      */
     public static final List<String> METRIC_NAMES = List.of(
-            "numRegisteredTimers", "numDeletedTimers", "numValueStateVars", "numListStateVars",
-            "numMapStateVars", "numValuesRemovedDueToTTLExpiry", "numUpdatedStateRows",
-            "numRemovedStateRows", "numRowsDroppedByWatermark");
+            "numRegisteredTimers", "numDeletedTimers", "numExpiredTimers",
+            "numValueStateVars", "numListStateVars", "numMapStateVars",
+            "numValueStateWithTTLVars", "numListStateWithTTLVars", "numMapStateWithTTLVars", "numDeletedStateVars",
+            "numValuesRemovedDueToTTLExpiry", "numUpdatedStateRows", "numRemovedStateRows",
+            "numRowsDroppedByWatermark");
 
     /** A batch without metrics. */
     public BatchResult(long batchId, boolean hadInput, List<I> input, List<I> droppedLate, Instant lateWatermark,

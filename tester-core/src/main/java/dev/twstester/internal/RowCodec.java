@@ -129,6 +129,29 @@ public final class RowCodec<T> {
         return ordering.compare(row(a), row(b));
     }
 
+    /**
+     * The shuffle partition of an encoded grouping key among {@code partitions}: Spark's
+     * {@code HashPartitioning}, {@code pmod(murmur3(key columns, seed 42), partitions)}.
+     */
+    public int partition(byte[] bytes, int partitions) {
+        UnsafeRow row = row(bytes);
+        StructField[] fields = schema.fields();
+        int hash = HASH_SEED;
+        for (int i = 0; i < fields.length; i++) {
+            DataType type = fields[i].dataType();
+            hash = hashColumn(row.isNullAt(i) ? null : row.get(i, type), type, hash);
+        }
+        return Math.floorMod(hash, partitions);
+    }
+
+    /** The seed of Spark's {@code Murmur3Hash} expression, as {@code hash()} and hash partitioning use it. */
+    public static final int HASH_SEED = 42;
+
+    /** One column's step of Spark's {@code Murmur3Hash}: {@code value} in Catalyst's internal form. */
+    public static int hashColumn(Object value, DataType type, int seed) {
+        return (int) org.apache.spark.sql.catalyst.expressions.Murmur3HashFunction.hash(value, type, seed);
+    }
+
     /** Index of a top-level column, or -1. */
     public int fieldIndex(String column) {
         String[] names = schema.fieldNames();

@@ -3,6 +3,7 @@ package dev.twstester.sim;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,41 +100,75 @@ final class Engine<K, I, O> {
         long ts = processingTimeMs;
         long lateWm = lastBatchWatermarkMs;
         long evictWm = watermarkMs;
-        Timers timerValues = new Timers(ts, evictWm);
-        Batch batch = new Batch(batchId, timerValues);
+        Batch batch = new Batch(batchId, new Timers(ts, evictWm));
         long filterWm = Faults.lateFilterUsesCurrentWatermark ? evictWm : lateWm;
         Input<I> input = parse(rows, knownKey, filterWm);
-        StatefulProcessor<K, I, O> processor = fidelity == Fidelity.FULL ? processors.fresh() : query.newProcessor();
-        SimHandle handle = new SimHandle(store, SimHandle.queryInfo(queryId, runId, batchId));
         Scope scope = store.scope();
         scope.batchTimestampMs = ts;
-        processor.setHandle(handle);
+        Partitions partitions = new Partitions(query.shufflePartitions());
         try {
-            run("init", null, batchId, () -> processor.init(query.outputMode(), query.timeMode()));
-            handle.state = HandleState.INITIALIZED;
-            if (batchId == 0) {
-                query.initialState().ifPresent(init -> initialState(processor, init, batch));
+            List<Bytes> keys = sortedKeys(input.byKey);
+            Map<Bytes, List<Object>> initial = batchId == 0 ? initialRows() : Map.of();
+            List<Bytes> initialKeys = sortedKeys(initial);
+            for (int p = 0; p < partitions.count; p++) {
+                scope.metrics = batch.metricsOfTask();
+                runTask(p, partitions, batch, input, initial, initialKeys, keys, knownKey, keyObject);
             }
-            inputs(processor, input.byKey, batch, knownKey, keyCodec.immutable() ? keyObject : null);
-            handle.state = HandleState.DATA_PROCESSED;
-            timers(processor, batch);
-            handle.state = HandleState.TIMER_PROCESSED;
-            scope.key = null;
-            store.removeExpired(ts);
-            run("close", null, batchId, processor::close);
+            scope.metrics = batch.metricsOfTask();
+            int expired = store.removeExpired(ts);
+            scope.metrics.add("numValuesRemovedDueToTTLExpiry", expired);
+            scope.metrics.add("numRemovedStateRows", expired);
+            scope.metrics.add("numRowsDroppedByWatermark", input.dropped.size());
             scope.journal.commit();
             finish(input.maxEventTimeMs, evictWm);
             List<I> received = fidelity == Fidelity.FAST ? Collections.unmodifiableList(rows) : rows;
             return new BatchResult<>(batchId, hadInput, received, input.dropped, Instant.ofEpochMilli(lateWm),
-                    Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired);
+                    Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired,
+                    batch.metrics());
         } catch (RuntimeException e) {
             scope.journal.rollback();
             throw e;
         } finally {
             scope.key = null;
+            scope.metrics = Metrics.DISCARD;
+            scope.batchTimestampMs = processingTimeMs;
+        }
+    }
+
+    /**
+     * One partition's task (spec 1.2): a fresh processor, {@code init}, initial state (batch 0),
+     * the partition's keys in ascending order, its due timers, {@code close}. It runs even when
+     * the partition has no keys, as Spark's task does.
+     */
+    private void runTask(int p, Partitions partitions, Batch batch, Input<I> input, Map<Bytes, List<Object>> initial,
+            List<Bytes> initialKeys, List<Bytes> keys, Bytes knownKey, K keyObject) {
+        StatefulProcessor<K, I, O> processor = fidelity == Fidelity.FULL ? processors.fresh() : query.newProcessor();
+        SimHandle handle = new SimHandle(store, SimHandle.queryInfo(queryId, runId, batch.id));
+        Scope scope = store.scope();
+        processor.setHandle(handle);
+        try {
+            run("init", null, batch.id, () -> processor.init(query.outputMode(), query.timeMode()));
+            handle.state = HandleState.INITIALIZED;
+            for (Bytes key : initialKeys) {
+                if (partitions.of(key) == p) {
+                    initialState(processor, key, initial.get(key), batch);
+                }
+            }
+            for (Bytes key : keys) {
+                if (partitions.of(key) == p) {
+                    K k = keyObject != null && key == knownKey ? enter(key, keyObject) : enter(key);
+                    input(processor, k, input.byKey.get(key), batch);
+                }
+            }
+            handle.state = HandleState.DATA_PROCESSED;
+            timers(processor, batch, partitions, p);
+            handle.state = HandleState.TIMER_PROCESSED;
+            scope.key = null;
+            run("close", null, batch.id, processor::close);
+        } finally {
+            scope.key = null;
             handle.state = HandleState.CLOSED;
             processor.setHandle(null);
-            scope.batchTimestampMs = processingTimeMs;
         }
     }
 
@@ -226,36 +261,43 @@ final class Engine<K, I, O> {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private <S> void initialState(StatefulProcessor<K, I, O> processor, TwsQuery.InitialState<K, S> init, Batch batch) {
-        StatefulProcessorWithInitialState<K, I, O, S> p = (StatefulProcessorWithInitialState<K, I, O, S>) processor;
+    /** Batch 0's initial-state rows by encoded key, as the processor will receive them. */
+    private Map<Bytes, List<Object>> initialRows() {
+        if (query.initialState().isEmpty()) {
+            return Map.of();
+        }
+        return initialRows(query.initialState().get());
+    }
+
+    private <S> Map<Bytes, List<Object>> initialRows(TwsQuery.InitialState<K, S> init) {
         Codec<S> valueCodec = store.values(init.encoder());
-        Map<Bytes, List<S>> byKey = new LinkedHashMap<>();
+        Map<Bytes, List<Object>> byKey = new LinkedHashMap<>();
         for (Map.Entry<K, S> e : init.rows()) {
             byKey.computeIfAbsent(new Bytes(keyCodec.encode(e.getKey())), k -> new ArrayList<>())
                     .add(valueCodec.load(valueCodec.store(e.getValue())));
         }
-        for (Bytes key : sortedKeys(byKey)) {
-            for (S value : byKey.get(key)) {
-                K k = enter(key);
-                run("handleInitialState", k, batch.id, () -> p.handleInitialState(k, value, batch.timerValues));
-            }
+        return byKey;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void initialState(StatefulProcessor<K, I, O> processor, Bytes key, List<Object> values, Batch batch) {
+        StatefulProcessorWithInitialState<K, I, O, Object> p = (StatefulProcessorWithInitialState<K, I, O, Object>) processor;
+        for (Object value : values) {
+            K k = enter(key);
+            run("handleInitialState", k, batch.id, () -> p.handleInitialState(k, value, batch.timerValues));
         }
     }
 
-    private void inputs(StatefulProcessor<K, I, O> processor, Map<Bytes, List<I>> byKey, Batch batch,
-            Bytes knownKey, K keyObject) {
-        for (Bytes key : sortedKeys(byKey)) {
-            K k = keyObject != null && key == knownKey ? enter(key, keyObject) : enter(key);
-            scala.collection.Iterator<I> values = CollectionConverters.asScala(byKey.get(key).iterator());
-            scala.collection.Iterator<O> out = callSync("handleInputRows", k, batch.id,
-                    () -> processor.handleInputRows(k, values, batch.timerValues));
-            consume("handleInputRows", k, out, batch);
-        }
+    /** One key's rows in one {@code handleInputRows} call. */
+    private void input(StatefulProcessor<K, I, O> processor, K k, List<I> rows, Batch batch) {
+        scala.collection.Iterator<I> values = CollectionConverters.asScala(rows.iterator());
+        scala.collection.Iterator<O> out = callSync("handleInputRows", k, batch.id,
+                () -> processor.handleInputRows(k, values, batch.timerValues));
+        consume("handleInputRows", k, out, batch);
     }
 
     /** Timers due at the threshold, from a snapshot taken now; each is deleted after its callback. */
-    private void timers(StatefulProcessor<K, I, O> processor, Batch batch) {
+    private void timers(StatefulProcessor<K, I, O> processor, Batch batch, Partitions partitions, int p) {
         long threshold;
         if (query.timeMode().equals(TimeMode.ProcessingTime())) {
             threshold = batch.timerValues.processingTimeMs;
@@ -265,6 +307,9 @@ final class Engine<K, I, O> {
             return;
         }
         for (TimerStore.Timer timer : store.timers().expired(threshold)) {
+            if (partitions.of(timer.key()) != p) {
+                continue;
+            }
             K k = enter(timer.key());
             long expiry = timer.expiry();
             ExpiredTimerInfo info = () -> expiry;
@@ -272,6 +317,8 @@ final class Engine<K, I, O> {
                     () -> processor.handleExpiredTimer(k, batch.timerValues, info));
             consume("handleExpiredTimer", k, out, batch);
             store.timers().delete(timer.key(), expiry);
+            store.scope().metrics.add("numExpiredTimers", 1);
+            store.scope().metrics.add("numDeletedTimers", 1);
             batch.fired.add(new FiredTimer<>(k, Instant.ofEpochMilli(expiry)));
         }
     }
@@ -346,12 +393,39 @@ final class Engine<K, I, O> {
         long maxEventTimeMs = Long.MIN_VALUE;
     }
 
+    /** Which shuffle partition each grouping key is in (computed once per key and batch). */
+    private final class Partitions {
+        final int count;
+        private final Map<Bytes, Integer> cache;
+
+        Partitions(int count) {
+            this.count = count;
+            this.cache = count == 1 ? null : new HashMap<>();
+        }
+
+        int of(Bytes key) {
+            return count == 1 ? 0 : cache.computeIfAbsent(key, k -> keyCodec.partition(k.array(), count));
+        }
+    }
+
     /** Per-batch collections. */
     private final class Batch {
         final long id;
         final Timers timerValues;
         final List<O> outputs = new ArrayList<>();
         final List<FiredTimer<K>> fired = new ArrayList<>();
+        private final List<Metrics> tasks = new ArrayList<>(2);
+
+        /** A new task's counters, summed into the batch's at the end. */
+        Metrics metricsOfTask() {
+            Metrics task = new Metrics();
+            tasks.add(task);
+            return task;
+        }
+
+        Map<String, Long> metrics() {
+            return Metrics.sum(tasks);
+        }
 
         Batch(long id, Timers timerValues) {
             this.id = id;

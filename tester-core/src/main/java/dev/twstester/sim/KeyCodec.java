@@ -21,6 +21,9 @@ interface KeyCodec<T> {
     /** Spark SQL's ascending order (nulls first), as the sort before grouping. */
     int compareNatural(byte[] a, byte[] b);
 
+    /** The shuffle partition of the encoded key: {@code pmod(murmur3(key columns, 42), partitions)}. */
+    int partition(byte[] bytes, int partitions);
+
     /** The row as a nested struct in a one-column row (see {@code RowCodec#nestedBytes}). */
     byte[] nestedBytes(byte[] bytes);
 

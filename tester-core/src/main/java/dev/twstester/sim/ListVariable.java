@@ -135,23 +135,33 @@ final class ListVariable<T> extends StateVariable {
 
             @Override
             public void put(Object newState) {
-                ListVariable.this.put(scope.requireKey(name), validated(newState));
+                List<T> values = validated(newState);
+                ListVariable.this.put(scope.requireKey(name), values);
+                if (ttlMs == 0) {
+                    metrics().reset("numUpdatedStateRows"); // as Spark's ListStateImpl.put does
+                }
+                metrics().add("numUpdatedStateRows", values.size());
             }
 
             @Override
             public void appendValue(T newState) {
                 requireNonNull(newState, name);
                 append(scope.requireKey(name), List.of(newState));
+                metrics().add("numUpdatedStateRows", 1);
             }
 
             @Override
             public void appendList(Object newState) {
-                append(scope.requireKey(name), validated(newState));
+                List<T> values = validated(newState);
+                append(scope.requireKey(name), values);
+                metrics().add("numUpdatedStateRows", values.size());
             }
 
             @Override
             public void clear() {
-                clearKey(scope.requireKey(name));
+                Bytes key = scope.requireKey(name);
+                metrics().add("numRemovedStateRows", lists.getOrDefault(key, List.of()).size());
+                clearKey(key);
             }
         };
     }

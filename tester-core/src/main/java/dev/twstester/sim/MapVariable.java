@@ -143,7 +143,15 @@ final class MapVariable<MK, MV> extends StateVariable {
             public void updateValue(MK mapKey, MV value) {
                 requireNonNull(mapKey, name);
                 requireNonNull(value, name);
-                put(key(), mapKey, value);
+                Bytes key = key();
+                Bytes order = sortKey(mapKey);
+                Entry before = maps.containsKey(key) ? maps.get(key).get(order) : null;
+                put(key, mapKey, value);
+                Entry after = maps.get(key).get(order);
+                // with TTL Spark rewrites (and counts) only a changed value or expiration
+                if (ttlMs == 0 || before == null || before.expiry != after.expiry || !sameStored(before.value, after.value)) {
+                    metrics().add("numUpdatedStateRows", 1);
+                }
             }
 
             @Override
@@ -166,11 +174,14 @@ final class MapVariable<MK, MV> extends StateVariable {
             public void removeKey(MK mapKey) {
                 requireNonNull(mapKey, name);
                 remove(key(), mapKey);
+                metrics().add("numRemovedStateRows", 1);
             }
 
             @Override
             public void clear() {
-                clearKey(key());
+                Bytes key = key();
+                metrics().add("numRemovedStateRows", maps.containsKey(key) ? maps.get(key).size() : 0);
+                clearKey(key);
             }
         };
     }

@@ -4,6 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.unsafe.types.UTF8String;
+
+import dev.twstester.internal.RowCodec;
 import org.apache.spark.sql.Encoders;
 
 /**
@@ -80,6 +84,24 @@ final class PrimitiveRows<T> implements KeyCodec<T> {
             case BOOLEAN -> slot != 0;
         };
         return (T) value;
+    }
+
+    @Override
+    public int partition(byte[] row, int partitions) {
+        if ((row[0] & 1) != 0) {
+            return Math.floorMod(RowCodec.HASH_SEED, partitions);
+        }
+        long slot = getLong(row, 8);
+        int hash = switch (kind) {
+            case STRING -> RowCodec.hashColumn(
+                    UTF8String.fromBytes(row, (int) (slot >>> 32), (int) slot), DataTypes.StringType, RowCodec.HASH_SEED);
+            case LONG -> RowCodec.hashColumn(slot, DataTypes.LongType, RowCodec.HASH_SEED);
+            case INT -> RowCodec.hashColumn((int) slot, DataTypes.IntegerType, RowCodec.HASH_SEED);
+            case SHORT -> RowCodec.hashColumn((short) slot, DataTypes.ShortType, RowCodec.HASH_SEED);
+            case BYTE -> RowCodec.hashColumn((byte) slot, DataTypes.ByteType, RowCodec.HASH_SEED);
+            case BOOLEAN -> RowCodec.hashColumn(slot != 0, DataTypes.BooleanType, RowCodec.HASH_SEED);
+        };
+        return Math.floorMod(hash, partitions);
     }
 
     @Override

@@ -9,6 +9,8 @@ final class Scope {
     final Journal journal = new Journal();
     Bytes key;
     long batchTimestampMs;
+    /** The running task's metrics; {@link Metrics#DISCARD} outside a batch. */
+    Metrics metrics = Metrics.DISCARD;
 
     Bytes requireKey(String stateName) {
         if (key == null) {

@@ -32,7 +32,10 @@ final class SimHandle implements StatefulProcessorHandle {
     @Override
     public <T> ValueState<T> getValueState(String name, Encoder<T> encoder, TTLConfig ttl) {
         verifyState("get_value_state");
-        return store.value(name, encoder, ttlMs(name, ttl)).view();
+        long ttlMs = ttlMs(name, ttl);
+        ValueState<T> view = store.value(name, encoder, ttlMs).view();
+        store.scope().metrics.add(ttlMs > 0 ? "numValueStateWithTTLVars" : "numValueStateVars", 1);
+        return view;
     }
 
     @Override
@@ -43,7 +46,10 @@ final class SimHandle implements StatefulProcessorHandle {
     @Override
     public <T> ListState<T> getListState(String name, Encoder<T> encoder, TTLConfig ttl) {
         verifyState("get_list_state");
-        return store.list(name, encoder, ttlMs(name, ttl)).view();
+        long ttlMs = ttlMs(name, ttl);
+        ListState<T> view = store.list(name, encoder, ttlMs).view();
+        store.scope().metrics.add(ttlMs > 0 ? "numListStateWithTTLVars" : "numListStateVars", 1);
+        return view;
     }
 
     @Override
@@ -55,7 +61,10 @@ final class SimHandle implements StatefulProcessorHandle {
     public <MK, MV> MapState<MK, MV> getMapState(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder,
             TTLConfig ttl) {
         verifyState("get_map_state");
-        return store.map(name, keyEncoder, valueEncoder, ttlMs(name, ttl)).view();
+        long ttlMs = ttlMs(name, ttl);
+        MapState<MK, MV> view = store.map(name, keyEncoder, valueEncoder, ttlMs).view();
+        store.scope().metrics.add(ttlMs > 0 ? "numMapStateWithTTLVars" : "numMapStateVars", 1);
+        return view;
     }
 
     @Override
@@ -73,12 +82,14 @@ final class SimHandle implements StatefulProcessorHandle {
     public void registerTimer(long expiryTimestampMs) {
         verifyTimers(store.timeMode(), state, "register_timer");
         store.timers().register(store.scope().requireKey("$timers"), expiryTimestampMs);
+        store.scope().metrics.add("numRegisteredTimers", 1);
     }
 
     @Override
     public void deleteTimer(long expiryTimestampMs) {
         verifyTimers(store.timeMode(), state, "delete_timer");
         store.timers().delete(store.scope().requireKey("$timers"), expiryTimestampMs);
+        store.scope().metrics.add("numDeletedTimers", 1);
     }
 
     @Override
@@ -91,7 +102,9 @@ final class SimHandle implements StatefulProcessorHandle {
     @Override
     public void deleteIfExists(String name) {
         verifyState("delete_if_exists");
-        store.deleteVariable(name);
+        if (store.deleteVariable(name)) {
+            store.scope().metrics.add("numDeletedStateVars", 1);
+        }
     }
 
     private void verifyState(String operation) {

@@ -45,6 +45,11 @@ final class SparkRows<T> implements KeyCodec<T> {
     }
 
     @Override
+    public int partition(byte[] bytes, int partitions) {
+        return codec().partition(bytes, partitions);
+    }
+
+    @Override
     public byte[] nestedBytes(byte[] bytes) {
         return codec().nestedBytes(bytes);
     }

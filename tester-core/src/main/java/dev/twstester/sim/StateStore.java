@@ -59,12 +59,13 @@ final class StateStore {
     }
 
     /** {@code deleteIfExists}: drops the variable with all its data (undone if the batch fails). */
-    void deleteVariable(String name) {
+    boolean deleteVariable(String name) {
         StateVariable removed = variables.remove(name);
         if (removed != null) {
             scope.journal.remember(variables, new Bytes(name.getBytes(StandardCharsets.UTF_8)),
                     () -> variables.put(name, removed));
         }
+        return removed != null;
     }
 
     /** Grouping keys with any state or timer. */

@@ -28,6 +28,11 @@ abstract class StateVariable {
     /** Removes everything stored under {@code key}. */
     abstract void clearKey(Bytes key);
 
+    /** The running task's metrics (Spark's {@code TWSMetricsUtils} counters). */
+    Metrics metrics() {
+        return scope.metrics;
+    }
+
     /** The expiration a write at the current batch gets. */
     long expiryForWrite() {
         return ttlMs > 0 ? scope.batchTimestampMs + ttlMs : NO_EXPIRY;
@@ -36,6 +41,14 @@ abstract class StateVariable {
     /** Spark's {@code StateTTL.isExpired}: expired once the batch timestamp reaches the expiration. */
     boolean visible(long expiry) {
         return !(scope.batchTimestampMs >= expiry);
+    }
+
+    /** Whether two stored forms are the same: equal bytes when encoded, equal objects when by reference. */
+    static boolean sameStored(Object a, Object b) {
+        if (a instanceof byte[] x && b instanceof byte[] y) {
+            return java.util.Arrays.equals(x, y);
+        }
+        return java.util.Objects.equals(a, b);
     }
 
     static void requireNonNull(Object value, String stateName) {

@@ -85,12 +85,23 @@ final class ValueVariable<T> extends StateVariable {
 
             @Override
             public void update(T newState) {
-                put(scope.requireKey(name), newState);
+                Bytes key = scope.requireKey(name);
+                Entry before = entries.get(key);
+                put(key, newState);
+                Entry after = entries.get(key);
+                // with TTL Spark rewrites (and counts) only a changed value or expiration
+                if (ttlMs == 0 || before == null || before.expiry != after.expiry || !sameStored(before.value, after.value)) {
+                    metrics().add("numUpdatedStateRows", 1);
+                }
             }
 
             @Override
             public void clear() {
-                clearKey(scope.requireKey(name));
+                Bytes key = scope.requireKey(name);
+                if (ttlMs == 0 || entries.containsKey(key)) {
+                    metrics().add("numRemovedStateRows", 1);
+                }
+                clearKey(key);
             }
         };
     }
