@@ -1,5 +1,6 @@
 package dev.twstester.sim;
 
+import java.io.DataOutputStream;
 import java.io.Externalizable;
 import java.io.IOException;
 import java.io.ObjectOutput;
@@ -267,7 +268,7 @@ final class SerializationPathFinder {
     }
 
     /** An {@code ObjectOutput} that keeps the objects written and drops everything else. */
-    private static final class CollectingOutput extends java.io.DataOutputStream implements ObjectOutput {
+    private static final class CollectingOutput extends DataOutputStream implements ObjectOutput {
         private final List<Object> objects;
 
         CollectingOutput(List<Object> objects) {
