@@ -20,8 +20,9 @@ public enum Fidelity {
      * returned objects, and encoder checks (nulls in beans, unsupported types) do not run. Each
      * batch gets a new processor from the query's supplier instead of a deserialized copy of the
      * driver's instance (so fields set in the driver-side {@code init} and transient fields'
-     * initial values differ from Spark). A batch's {@code input()} is a read-only view of the list
-     * passed in, and {@code test(key, rows)} checks the key of the first and last row only. Batch
+     * initial values differ from Spark, and a processor Spark cannot serialize does not fail). A
+     * batch's {@code input()} is a read-only view of the list passed in, and {@code test(key, rows)}
+     * checks the key of the first and last row only. Batch
      * semantics, timers, TTL, errors of the state API and every order (keys, timer ties, MapState
      * iteration) stay as Spark's: keys and map keys are still encoded to compute them.
      */

@@ -4,13 +4,16 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import org.apache.spark.SparkException;
 import org.apache.spark.sql.streaming.StatefulProcessor;
@@ -19,6 +22,12 @@ import org.apache.spark.sql.streaming.StatefulProcessor;
  * Spark serializes the driver's processor (after the driver-side {@code init}/{@code close}
  * pass) into every task and deserializes a fresh instance per partition per batch, so fields set
  * on executors never carry over. This does the same with Java serialization.
+ *
+ * <p>A processor that cannot be serialized fails the first batch of the run, as Spark's
+ * {@code ClosureCleaner.ensureSerializable} fails it when the batch's plan executes: a
+ * {@code SparkException} "Task not serializable" (no error class) whose cause is the
+ * {@code NotSerializableException} with Spark's "Serialization stack", found by
+ * {@link SerializationPathFinder}. Here the message itself carries the stack and a hint.
  *
  * <p>Deserializing costs microseconds per batch. When a new instance from the query's supplier is
  * provably the same as a deserialized copy (equal serialized form, every transient field at its
@@ -37,10 +46,8 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
         SparkException failure = null;
         try {
             serialized = serialize(driverInstance);
-        } catch (IOException e) {
-            failure = new SparkException("Task not serializable: the processor " + driverInstance.getClass().getName()
-                    + " cannot be Java-serialized (" + e + "); Spark ships it to every task, so make its fields "
-                    + "serializable or transient", e);
+        } catch (Exception e) {   // Spark's ensureSerializable catches any Exception
+            failure = taskNotSerializable(driverInstance, e);
         }
         this.bytes = serialized;
         this.notSerializable = failure;
@@ -49,13 +56,57 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
 
     /** A fresh copy, as a task would deserialize it. */
     P fresh() {
-        if (notSerializable != null) {
-            throw Sneaky.raise(notSerializable);
+        if (notSerializable != null) {   // a new exception per failing batch, so its stack trace is the caller's
+            throw Sneaky.raise(new SparkException(notSerializable.getMessage(), notSerializable.getCause()));
         }
         if (equivalentSupplier != null) {
             return equivalentSupplier.get();
         }
         return deserialize();
+    }
+
+    /**
+     * Spark's failure: "Task not serializable", caused by the {@code NotSerializableException}
+     * its SerializationDebugger rewrote to end with the serialization stack (or by the plain
+     * exception when there is no stack to find). Our message adds the stack and a hint.
+     */
+    private static SparkException taskNotSerializable(Object processor, Exception failure) {
+        Throwable cause = failure;
+        List<SerializationPathFinder.Step> stack = null;
+        if (failure instanceof NotSerializableException) {
+            try {
+                stack = SerializationPathFinder.find(processor);
+                cause = new NotSerializableException(failure.getMessage() + "\nSerialization stack:\n" + lines(stack));
+            } catch (Exception | StackOverflowError e) {
+                stack = null;   // Spark keeps the plain exception when its debugger fails
+            }
+        }
+        String message = "Task not serializable"
+                + (stack == null || stack.isEmpty() ? "" : "\nSerialization stack:\n" + lines(stack))
+                + "\n" + hint(stack, failure);
+        return new SparkException(message, cause);
+    }
+
+    private static String lines(List<SerializationPathFinder.Step> stack) {
+        return stack.stream().map(s -> "\t- " + s.text()).collect(Collectors.joining("\n"));
+    }
+
+    private static String hint(List<SerializationPathFinder.Step> stack, Exception failure) {
+        String why = "Hint: Spark Java-serializes the processor into every task, after the driver ran init() and close() on it. ";
+        if (stack == null || stack.isEmpty()) {
+            return why + "Serializing it threw " + failure + ": mark the fields involved transient and create their "
+                    + "values in init(), or make their classes Serializable.";
+        }
+        Class<?> culprit = stack.get(0).type();
+        SerializationPathFinder.Step field = stack.size() >= 2 ? stack.get(stack.size() - 2) : null;
+        String fix = field != null && field.field() != null
+                ? "Mark field '" + field.field() + "' of " + field.type().getName() + " transient and create its value in init()"
+                : "Mark the processor's fields that reach " + culprit.getName() + " transient and create their values in init()";
+        boolean lambda = culprit.isHidden() && culprit.getName().contains("$$Lambda");
+        return why + fix + ", or " + (lambda
+                ? "make the lambda Serializable (a functional interface type that extends Serializable) capturing only "
+                        + "serializable values."
+                : "make " + culprit.getName() + " Serializable.");
     }
 
     @SuppressWarnings("unchecked")
