@@ -183,6 +183,20 @@ public final class RunComparison<O> {
             multiset(Aspect.DROPPED_LATE, l.droppedLate(), r.droppedLate(), x -> null);
             rowsOrMultiset(Aspect.OUTPUTS, l.outputs(), r.outputs(), this::keyOfOutput);
             rowsOrMultiset(Aspect.FIRED_TIMERS, l.firedTimers(), r.firedTimers(), t -> ((FiredTimer<?>) t).key());
+            metrics();
+        }
+
+        /** The metrics both sides measured (a side without metrics is not compared). */
+        private void metrics() {
+            for (String name : BatchResult.METRIC_NAMES) {
+                Long left = l.metrics().get(name);
+                Long right = r.metrics().get(name);
+                if (left != null && right != null && !left.equals(right)) {
+                    add(Aspect.METRICS, null, left, right, header("") + "metric " + name + " differs"
+                            + sides(String.valueOf(left), String.valueOf(right)));
+                    return;
+                }
+            }
         }
 
         private Object keyOfOutput(Object row) {

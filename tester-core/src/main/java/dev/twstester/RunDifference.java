@@ -44,7 +44,8 @@ public record RunDifference(long batchId, Aspect aspect, Object key, Object left
         BATCH_TIMESTAMP("batch timestamp"),
         DROPPED_LATE("dropped late rows"),
         OUTPUTS("outputs"),
-        FIRED_TIMERS("fired timers");
+        FIRED_TIMERS("fired timers"),
+        METRICS("metrics");
 
         private final String label;
 

@@ -52,6 +52,21 @@ public final class TwsQuery<K, I, O> {
     private final String outputEventTimeColumn;
     private final int shufflePartitions;
 
+    private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions) {
+        this.processor = q.processor;
+        this.keyFunction = q.keyFunction;
+        this.keyEncoder = q.keyEncoder;
+        this.inputEncoder = q.inputEncoder;
+        this.outputEncoder = q.outputEncoder;
+        this.timeMode = q.timeMode;
+        this.outputMode = q.outputMode;
+        this.eventTimeColumn = q.eventTimeColumn;
+        this.watermarkDelay = q.watermarkDelay;
+        this.initialState = q.initialState;
+        this.outputEventTimeColumn = q.outputEventTimeColumn;
+        this.shufflePartitions = shufflePartitions;
+    }
+
     private TwsQuery(Builder<K, I, O> b) {
         this.processor = b.processor;
         this.keyFunction = Objects.requireNonNull(b.keyFunction, "keyBy(...) must be set: the groupByKey function and key encoder");
@@ -136,6 +151,14 @@ public final class TwsQuery<K, I, O> {
      */
     public int shufflePartitions() {
         return shufflePartitions;
+    }
+
+    /** The same query with {@code spark.sql.shuffle.partitions} set to {@code partitions}. */
+    public TwsQuery<K, I, O> withShufflePartitions(int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("shufflePartitions must be at least 1, was " + partitions);
+        }
+        return new TwsQuery<>(this, partitions);
     }
 
     /**

@@ -3,7 +3,9 @@ package dev.twstester.sim;
 import java.util.Arrays;
 
 /** Encoded bytes as a map key: equality by content, order unsigned lexicographic as in RocksDB. */
-final class Bytes implements Comparable<Bytes> {
+final class Bytes implements Comparable<Bytes>, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final byte[] bytes;
     private final int hash;
 

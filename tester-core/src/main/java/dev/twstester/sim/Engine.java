@@ -34,14 +34,24 @@ final class Engine<K, I, O> {
     final TwsQuery<K, I, O> query;
     final KeyCodec<K> keyCodec;
     private final KeyCodec<I> inputCodec;
-    private final KeyCodec<O> outputCodec;
+    final KeyCodec<O> outputCodec;
     final Fidelity fidelity;
+    private final boolean retryCheck;
+    private final boolean realTime;
+    private final EventTimeColumn<O> outputEventTime;
     final StateStore store;
     private final EventTimeColumn<I> eventTime;
     private final long delayMs;
     private ProcessorCopies<StatefulProcessor<K, I, O>> processors;
     private final UUID queryId = UUID.randomUUID();
     private UUID runId = UUID.randomUUID();
+
+    /** Sees every handler call with the processor instance (the key-isolation check); null when unused. */
+    HandlerObserver observer;
+    /** The handler calls of the last committed batch with what they emitted. */
+    List<RetryCheck.Call> lastCalls = List.of();
+    /** When not null, every committed batch's handler calls are appended (the key-isolation check). */
+    List<List<RetryCheck.Call>> callLog;
 
     long processingTimeMs;
     /** The global watermark after the last batch: the next batch's eviction watermark. */
@@ -51,9 +61,13 @@ final class Engine<K, I, O> {
     long nextBatchId;
     boolean batchRanInThisRun;
 
-    Engine(TwsQuery<K, I, O> query, Fidelity fidelity) {
+    Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime) {
         this.query = query;
         this.fidelity = fidelity;
+        this.retryCheck = retryCheck;
+        this.realTime = realTime;
+        this.outputEventTime = query.outputEventTimeColumn()
+                .map(c -> new EventTimeColumn<>(query.outputEncoder(), c, "outputEventTimeColumn")).orElse(null);
         this.keyCodec = KeyCodec.of(query.keyEncoder());
         this.inputCodec = KeyCodec.of(query.inputEncoder());
         this.outputCodec = KeyCodec.of(query.outputEncoder());
@@ -96,33 +110,25 @@ final class Engine<K, I, O> {
      * {@code keyObject} that key as an object (handed to the processor when a copy is indistinguishable).
      */
     BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey, K keyObject) {
-        long batchId = nextBatchId;
         long ts = processingTimeMs;
         long lateWm = lastBatchWatermarkMs;
         long evictWm = watermarkMs;
-        Batch batch = new Batch(batchId, new Timers(ts, evictWm));
-        long filterWm = Faults.lateFilterUsesCurrentWatermark ? evictWm : lateWm;
-        Input<I> input = parse(rows, knownKey, filterWm);
         Scope scope = store.scope();
         scope.batchTimestampMs = ts;
-        Partitions partitions = new Partitions(query.shufflePartitions());
         try {
-            List<Bytes> keys = sortedKeys(input.byKey);
-            Map<Bytes, List<Object>> initial = batchId == 0 ? initialRows() : Map.of();
-            List<Bytes> initialKeys = sortedKeys(initial);
-            for (int p = 0; p < partitions.count; p++) {
-                scope.metrics = batch.metricsOfTask();
-                runTask(p, partitions, batch, input, initial, initialKeys, keys, knownKey, keyObject);
+            Attempt attempt = attempt(rows, knownKey, keyObject);
+            if (retryCheck) {
+                attempt = retry(rows, knownKey, keyObject, attempt);
             }
-            scope.metrics = batch.metricsOfTask();
-            int expired = store.removeExpired(ts);
-            scope.metrics.add("numValuesRemovedDueToTTLExpiry", expired);
-            scope.metrics.add("numRemovedStateRows", expired);
-            scope.metrics.add("numRowsDroppedByWatermark", input.dropped.size());
             scope.journal.commit();
-            finish(input.maxEventTimeMs, evictWm);
+            finish(attempt.input.maxEventTimeMs, evictWm);
+            Batch batch = attempt.batch;
+            lastCalls = batch.calls;
+            if (callLog != null) {
+                callLog.add(batch.calls);
+            }
             List<I> received = fidelity == Fidelity.FAST ? Collections.unmodifiableList(rows) : rows;
-            return new BatchResult<>(batchId, hadInput, received, input.dropped, Instant.ofEpochMilli(lateWm),
+            return new BatchResult<>(batch.id, hadInput, received, attempt.input.dropped, Instant.ofEpochMilli(lateWm),
                     Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired,
                     batch.metrics());
         } catch (RuntimeException e) {
@@ -132,6 +138,106 @@ final class Engine<K, I, O> {
             scope.key = null;
             scope.metrics = Metrics.DISCARD;
             scope.batchTimestampMs = processingTimeMs;
+        }
+    }
+
+    /** One execution of the next batch's tasks, uncommitted. */
+    private Attempt attempt(List<I> rows, Bytes knownKey, K keyObject) {
+        Batch batch = new Batch(nextBatchId, new Timers(processingTimeMs, watermarkMs), lastBatchWatermarkMs);
+        long filterWm = Faults.lateFilterUsesCurrentWatermark ? watermarkMs : lastBatchWatermarkMs;
+        Input<I> input = parse(rows, knownKey, filterWm);
+        Scope scope = store.scope();
+        Partitions partitions = new Partitions(query.shufflePartitions());
+        List<Bytes> keys = sortedKeys(input.byKey);
+        Map<Bytes, List<Object>> initial = batch.id == 0 ? initialRows() : Map.of();
+        List<Bytes> initialKeys = sortedKeys(initial);
+        for (int p = 0; p < partitions.count; p++) {
+            scope.metrics = batch.metricsOfTask();
+            runTask(p, partitions, batch, input, initial, initialKeys, keys, knownKey, keyObject);
+        }
+        scope.metrics = batch.metricsOfTask();
+        int expired = store.removeExpired(processingTimeMs);
+        scope.metrics.add("numValuesRemovedDueToTTLExpiry", expired);
+        scope.metrics.add("numRemovedStateRows", expired);
+        scope.metrics.add("numRowsDroppedByWatermark", input.dropped.size());
+        return new Attempt(batch, input);
+    }
+
+    /**
+     * A task retry: the batch runs again from the state committed before it, and both runs must
+     * leave the same outputs, state and timers. Returns the second run, which is the one kept.
+     */
+    private Attempt retry(List<I> rows, Bytes knownKey, K keyObject, Attempt first) {
+        Map<String, Map<Bytes, Object>> stateAfterFirst = copyState();
+        Map<Bytes, long[]> timersAfterFirst = store.timers().copyData();
+        store.scope().journal.rollback();
+        Attempt second = attempt(rows, knownKey, keyObject);
+        String difference = RetryCheck.difference(first.batch.calls, second.batch.calls, this::sameOutput,
+                stateAfterFirst, copyState(), store.variables(), timersAfterFirst, store.timers().copyData(),
+                key -> keyCodec.decode(key.array()));
+        if (difference != null) {
+            throw new NondeterministicBatchException("batch " + first.batch.id + " is not deterministic: run twice "
+                    + "from the same committed state, as Spark does when it retries a task, " + difference
+                    + ". Look for reads of the wall clock (use TimerValues instead), randomness, or state kept "
+                    + "outside the state API in the processor.");
+        }
+        return second;
+    }
+
+    private boolean sameOutput(Object a, Object b) {
+        if (fidelity == Fidelity.FULL && !outputCodec.immutable()) {
+            @SuppressWarnings("unchecked")
+            O x = (O) a;
+            @SuppressWarnings("unchecked")
+            O y = (O) b;
+            return java.util.Arrays.equals(outputCodec.encode(x), outputCodec.encode(y));
+        }
+        return java.util.Objects.equals(a, b);
+    }
+
+    private Map<String, Map<Bytes, Object>> copyState() {
+        Map<String, Map<Bytes, Object>> copy = new LinkedHashMap<>();
+        store.variables().forEach((name, v) -> copy.put(name, v.copyData()));
+        return copy;
+    }
+
+    /** Everything a checkpoint holds. */
+    StateSnapshot snapshot() {
+        List<StateSnapshot.Variable> variables = new ArrayList<>();
+        store.variables().forEach((name, v) -> variables.add(
+                new StateSnapshot.Variable(name, v.kind(), v.ttlMs, v.encoders, v.copyData())));
+        return new StateSnapshot(query.keyEncoder(), variables, store.timers().copyData(), processingTimeMs,
+                watermarkMs, lastBatchWatermarkMs, nextBatchId);
+    }
+
+    /** Replaces everything with {@code snapshot} and restarts, as Spark restarts from a checkpoint. */
+    void restore(StateSnapshot snapshot) {
+        if (!snapshot.keyEncoder.equals(query.keyEncoder())) {
+            throw new IllegalArgumentException("the snapshot's grouping key encoder " + snapshot.keyEncoder
+                    + " differs from this query's " + query.keyEncoder() + "; restore it into the query it was taken from");
+        }
+        store.variables().clear();
+        for (StateSnapshot.Variable v : snapshot.variables) {
+            store.variable(v.name(), v.kind(), v.encoders(), v.ttlMs()).restoreData(v.data());
+        }
+        store.timers().restoreData(snapshot.timers);
+        store.scope().journal.commit();
+        processingTimeMs = snapshot.processingTimeMs;
+        store.scope().batchTimestampMs = processingTimeMs;
+        watermarkMs = snapshot.watermarkMs;
+        lastBatchWatermarkMs = snapshot.lastBatchWatermarkMs;
+        nextBatchId = snapshot.nextBatchId;
+        restart();
+    }
+
+    /** One run of a batch: its collections and its parsed input. */
+    private final class Attempt {
+        final Batch batch;
+        final Input<I> input;
+
+        Attempt(Batch batch, Input<I> input) {
+            this.batch = batch;
+            this.input = input;
         }
     }
 
@@ -288,12 +394,24 @@ final class Engine<K, I, O> {
         }
     }
 
-    /** One key's rows in one {@code handleInputRows} call. */
+    /** One key's rows in one {@code handleInputRows} call; in real-time mode, one call per row. */
     private void input(StatefulProcessor<K, I, O> processor, K k, List<I> rows, Batch batch) {
+        if (realTime) {
+            for (I row : rows) {
+                call(processor, k, List.of(row), batch);
+            }
+        } else {
+            call(processor, k, rows, batch);
+        }
+    }
+
+    private void call(StatefulProcessor<K, I, O> processor, K k, List<I> rows, Batch batch) {
         scala.collection.Iterator<I> values = CollectionConverters.asScala(rows.iterator());
+        observe(true, "handleInputRows", k, processor);
         scala.collection.Iterator<O> out = callSync("handleInputRows", k, batch.id,
                 () -> processor.handleInputRows(k, values, batch.timerValues));
         consume("handleInputRows", k, out, batch);
+        observe(false, "handleInputRows", k, processor);
     }
 
     /** Timers due at the threshold, from a snapshot taken now; each is deleted after its callback. */
@@ -313,13 +431,25 @@ final class Engine<K, I, O> {
             K k = enter(timer.key());
             long expiry = timer.expiry();
             ExpiredTimerInfo info = () -> expiry;
+            observe(true, "handleExpiredTimer", k, processor);
             scala.collection.Iterator<O> out = callSync("handleExpiredTimer", k, batch.id,
                     () -> processor.handleExpiredTimer(k, batch.timerValues, info));
             consume("handleExpiredTimer", k, out, batch);
+            observe(false, "handleExpiredTimer", k, processor);
             store.timers().delete(timer.key(), expiry);
             store.scope().metrics.add("numExpiredTimers", 1);
             store.scope().metrics.add("numDeletedTimers", 1);
             batch.fired.add(new FiredTimer<>(k, Instant.ofEpochMilli(expiry)));
+        }
+    }
+
+    private void observe(boolean before, String function, Object key, Object processor) {
+        if (observer != null) {
+            if (before) {
+                observer.before(function, key, processor);
+            } else {
+                observer.after(function, key, processor);
+            }
         }
     }
 
@@ -347,6 +477,8 @@ final class Engine<K, I, O> {
             throw ProcessorException.lazyIterator(function, key, batch.id,
                     new NullPointerException(function + " returned null; return scala.collection.Iterator.empty()"));
         }
+        List<Object> emitted = new ArrayList<>();
+        batch.calls.add(new RetryCheck.Call(function, key, emitted));
         while (true) {
             O next;
             try {
@@ -357,8 +489,25 @@ final class Engine<K, I, O> {
             } catch (RuntimeException e) {
                 throw ProcessorException.lazyIterator(function, key, batch.id, e);
             }
-            batch.outputs.add(fidelity == Fidelity.FULL && !outputCodec.immutable()
-                    ? outputCodec.decode(outputCodec.encode(next)) : next);
+            O delivered = fidelity == Fidelity.FULL && !outputCodec.immutable()
+                    ? outputCodec.decode(outputCodec.encode(next)) : next;
+            checkEventTime(delivered, batch);
+            batch.outputs.add(delivered);
+            emitted.add(delivered);
+        }
+    }
+
+    /**
+     * The {@code eventTimeColumnName} overload's check ({@code UpdateEventTimeColumnExec}): an output
+     * row at or before the batch's late-event watermark fails the query (spec 2.3, 15.8).
+     */
+    private void checkEventTime(O row, Batch batch) {
+        if (outputEventTime == null) {
+            return;
+        }
+        Long micros = outputEventTime.fromObject(row);
+        if (micros != null && micros <= batch.lateWatermarkMs * 1000L) {
+            throw SparkErrors.emittedRowOlderThanWatermark(batch.lateWatermarkMs, micros);
         }
     }
 
@@ -414,6 +563,9 @@ final class Engine<K, I, O> {
         final Timers timerValues;
         final List<O> outputs = new ArrayList<>();
         final List<FiredTimer<K>> fired = new ArrayList<>();
+        final long lateWatermarkMs;
+        /** Every handler call with what it emitted, for the retry check. */
+        final List<RetryCheck.Call> calls = new ArrayList<>();
         private final List<Metrics> tasks = new ArrayList<>(2);
 
         /** A new task's counters, summed into the batch's at the end. */
@@ -427,9 +579,10 @@ final class Engine<K, I, O> {
             return Metrics.sum(tasks);
         }
 
-        Batch(long id, Timers timerValues) {
+        Batch(long id, Timers timerValues, long lateWatermarkMs) {
             this.id = id;
             this.timerValues = timerValues;
+            this.lateWatermarkMs = lateWatermarkMs;
         }
     }
 

@@ -26,18 +26,24 @@ final class EventTimeColumn<I> {
     private boolean getterLooked;
 
     EventTimeColumn(Encoder<I> encoder, String column) {
+        this(encoder, column, "watermark");
+    }
+
+    /** {@code role} names the setting in errors: "watermark" (input) or "outputEventTimeColumn" (output). */
+    EventTimeColumn(Encoder<I> encoder, String column, String role) {
         this.encoder = encoder;
         this.column = column;
         StructType schema = encoder.schema();
         this.index = indexOf(schema, column);
+        String side = role.equals("watermark") ? "input" : "output";
         if (index < 0) {
-            throw new IllegalArgumentException("watermark column '" + column + "' is not a column of the input: "
+            throw new IllegalArgumentException(role + " column '" + column + "' is not a column of the " + side + ": "
                     + schema.simpleString());
         }
         DataType type = schema.fields()[index].dataType();
         if (!type.equals(DataTypes.TimestampType) && !type.equals(DataTypes.TimestampNTZType)) {
-            throw new IllegalArgumentException("watermark column '" + column + "' has type " + type.simpleString()
-                    + "; withWatermark needs a timestamp column (java.sql.Timestamp or java.time.Instant field)");
+            throw new IllegalArgumentException(role + " column '" + column + "' has type " + type.simpleString()
+                    + "; an event-time column must be a timestamp (java.sql.Timestamp or java.time.Instant field)");
         }
     }
 

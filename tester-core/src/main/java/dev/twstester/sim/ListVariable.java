@@ -13,7 +13,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /** A ListState variable: encoded elements in append order, each with its own expiration. */
 final class ListVariable<T> extends StateVariable {
-    private record Element(Object value, long expiry) {}
+    private record Element(Object value, long expiry) implements java.io.Serializable {}
 
     private final Codec<T> codec;
     private final Map<Bytes, List<Element>> lists = new HashMap<>();
@@ -77,6 +77,35 @@ final class ListVariable<T> extends StateVariable {
             }
         }
         return removed;
+    }
+
+    @Override
+    Map<Bytes, Object> copyData() {
+        Map<Bytes, Object> copy = new HashMap<>();
+        lists.forEach((k, v) -> copy.put(k, new ArrayList<>(v)));
+        return copy;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    void restoreData(Map<Bytes, Object> data) {
+        lists.clear();
+        data.forEach((k, v) -> lists.put(k, new ArrayList<>((List<Element>) v)));
+    }
+
+    @Override
+    boolean sameKeyData(Object a, Object b) {
+        if (!(a instanceof List<?> x) || !(b instanceof List<?> y) || x.size() != y.size()) {
+            return false;
+        }
+        for (int i = 0; i < x.size(); i++) {
+            Element e = (Element) x.get(i);
+            Element f = (Element) y.get(i);
+            if (e.expiry != f.expiry || !sameStored(e.value, f.value)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private List<Element> encodeAll(List<T> values) {

@@ -16,7 +16,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * them by (the map key as a nested row), which is the order {@code iterator()} returns.
  */
 final class MapVariable<MK, MV> extends StateVariable {
-    private record Entry(Object key, Object value, long expiry) {}
+    private record Entry(Object key, Object value, long expiry) implements java.io.Serializable {}
 
     private final KeyCodec<MK> keyBytes;
     private final Codec<MK> keyCodec;
@@ -98,6 +98,35 @@ final class MapVariable<MK, MV> extends StateVariable {
             }
         }
         return removed;
+    }
+
+    @Override
+    Map<Bytes, Object> copyData() {
+        Map<Bytes, Object> copy = new HashMap<>();
+        maps.forEach((k, v) -> copy.put(k, new TreeMap<>(v)));
+        return copy;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    void restoreData(Map<Bytes, Object> data) {
+        maps.clear();
+        data.forEach((k, v) -> maps.put(k, new TreeMap<>((TreeMap<Bytes, Entry>) v)));
+    }
+
+    @Override
+    boolean sameKeyData(Object a, Object b) {
+        if (!(a instanceof TreeMap<?, ?> x) || !(b instanceof TreeMap<?, ?> y) || !x.keySet().equals(y.keySet())) {
+            return false;
+        }
+        for (Object order : x.keySet()) {
+            Entry e = (Entry) x.get(order);
+            Entry f = (Entry) y.get(order);
+            if (e.expiry != f.expiry || !sameStored(e.value, f.value)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Where RocksDB puts the map key: the bytes of its encoding as a nested row. */

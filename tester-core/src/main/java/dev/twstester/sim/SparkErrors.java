@@ -48,6 +48,14 @@ final class SparkErrors {
                 scala(params("stateVarName", stateName)), null, new org.apache.spark.QueryContext[0], "");
     }
 
+    /** {@code QueryExecutionErrors.emittedRowsAreOlderThanWatermark}: the watermark in ms, the row's time in µs. */
+    static SparkRuntimeException emittedRowOlderThanWatermark(long watermarkMs, long eventTimeMicros) {
+        return new SparkRuntimeException("EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED",
+                scala(params("currentWatermark", String.valueOf(watermarkMs),
+                        "emittedRowEventTime", String.valueOf(eventTimeMicros))),
+                null, new org.apache.spark.QueryContext[0], "");
+    }
+
     static SparkIllegalArgumentException nullValue(String stateName) {
         return new SparkIllegalArgumentException(
                 "ILLEGAL_STATE_STORE_VALUE.NULL_VALUE", params("stateName", stateName));

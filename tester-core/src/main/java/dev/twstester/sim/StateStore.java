@@ -46,16 +46,35 @@ final class StateStore {
     }
 
     <T> ValueVariable<T> value(String name, Encoder<T> encoder, long ttlMs) {
-        return variable(name, ValueVariable.class, () -> new ValueVariable<>(name, values(encoder), ttlMs, scope));
+        return variable(name, ValueVariable.class,
+                () -> withEncoders(new ValueVariable<>(name, values(encoder), ttlMs, scope), encoder));
     }
 
     <T> ListVariable<T> list(String name, Encoder<T> encoder, long ttlMs) {
-        return variable(name, ListVariable.class, () -> new ListVariable<>(name, values(encoder), ttlMs, scope));
+        return variable(name, ListVariable.class,
+                () -> withEncoders(new ListVariable<>(name, values(encoder), ttlMs, scope), encoder));
     }
 
     <MK, MV> MapVariable<MK, MV> map(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder, long ttlMs) {
-        return variable(name, MapVariable.class,
-                () -> new MapVariable<>(name, codec(keyEncoder), values(keyEncoder), values(valueEncoder), ttlMs, scope));
+        return variable(name, MapVariable.class, () -> withEncoders(
+                new MapVariable<>(name, codec(keyEncoder), values(keyEncoder), values(valueEncoder), ttlMs, scope),
+                keyEncoder, valueEncoder));
+    }
+
+    private static <V extends StateVariable> V withEncoders(V variable, Encoder<?>... encoders) {
+        variable.encoders = encoders;
+        return variable;
+    }
+
+    /** A variable as {@code kind} ("value", "list", "map") with these encoders, created if missing. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    StateVariable variable(String name, String kind, Encoder<?>[] encoders, long ttlMs) {
+        return switch (kind) {
+            case "value" -> value(name, (Encoder) encoders[0], ttlMs);
+            case "list" -> list(name, (Encoder) encoders[0], ttlMs);
+            case "map" -> map(name, (Encoder) encoders[0], (Encoder) encoders[1], ttlMs);
+            default -> throw new IllegalArgumentException("unknown state variable kind " + kind);
+        };
     }
 
     /** {@code deleteIfExists}: drops the variable with all its data (undone if the batch fails). */

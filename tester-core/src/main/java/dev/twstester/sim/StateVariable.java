@@ -28,6 +28,18 @@ abstract class StateVariable {
     /** Removes everything stored under {@code key}. */
     abstract void clearKey(Bytes key);
 
+    /** The encoders the variable was obtained with (value; or map key and value). */
+    org.apache.spark.sql.Encoder<?>[] encoders;
+
+    /** A copy of all stored data by grouping key (stored forms, with expirations), for snapshots. */
+    abstract java.util.Map<Bytes, Object> copyData();
+
+    /** Replaces all stored data with a copy taken by {@link #copyData()}. */
+    abstract void restoreData(java.util.Map<Bytes, Object> data);
+
+    /** Whether two copies of one key's data are the same stored bytes (or equal objects) and expirations. */
+    abstract boolean sameKeyData(Object a, Object b);
+
     /** The running task's metrics (Spark's {@code TWSMetricsUtils} counters). */
     Metrics metrics() {
         return scope.metrics;

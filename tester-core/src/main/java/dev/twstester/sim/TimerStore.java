@@ -79,6 +79,25 @@ final class TimerStore {
         return byKey.keySet();
     }
 
+    /** Every key's timers, for snapshots. */
+    Map<Bytes, long[]> copyData() {
+        Map<Bytes, long[]> copy = new HashMap<>();
+        byKey.forEach((k, v) -> copy.put(k, v.stream().mapToLong(Long::longValue).toArray()));
+        return copy;
+    }
+
+    /** Replaces all timers with a copy taken by {@link #copyData()}. */
+    void restoreData(Map<Bytes, long[]> data) {
+        byKey.clear();
+        byExpiry.clear();
+        data.forEach((key, expiries) -> {
+            for (long t : expiries) {
+                byKey.computeIfAbsent(key, k -> new TreeSet<>(LIST_ORDER)).add(t);
+                byExpiry.add(new Timer(t, order(key), key));
+            }
+        });
+    }
+
     int size() {
         return byExpiry.size();
     }

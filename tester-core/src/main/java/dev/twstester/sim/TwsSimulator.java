@@ -54,7 +54,7 @@ import dev.twstester.TwsQuery;
  * @param <O> output row type
  */
 public final class TwsSimulator<K, I, O> {
-    private final Engine<K, I, O> engine;
+    final Engine<K, I, O> engine;
     private final List<BatchResult<K, I, O>> history = new ArrayList<>();
 
     /** A simulator for {@code query} at {@link Fidelity#FULL}, with processing time and watermark at the epoch. */
@@ -64,8 +64,70 @@ public final class TwsSimulator<K, I, O> {
 
     /** A simulator for {@code query} at the given fidelity ({@link Fidelity#FAST} keeps objects by reference). */
     public TwsSimulator(TwsQuery<K, I, O> query, Fidelity fidelity) {
-        this.engine = new Engine<>(Objects.requireNonNull(query, "query must not be null"),
-                Objects.requireNonNull(fidelity, "fidelity must not be null"));
+        this(builder(query).fidelity(fidelity));
+    }
+
+    private TwsSimulator(Builder<K, I, O> b) {
+        this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode);
+    }
+
+    /**
+     * A simulator with options beyond the fidelity:
+     * <pre>{@code
+     * TwsSimulator<String, Event, Alert> sim = TwsSimulator.builder(query)
+     *         .fidelity(Fidelity.FULL)   // the default
+     *         .checkRetries()            // run every batch twice, fail if the runs differ
+     *         .realTimeMode()            // one handleInputRows call per input row
+     *         .build();
+     * }</pre>
+     * The shuffle partitions are part of the query ({@code TwsQuery.Builder#shufflePartitions}).
+     */
+    public static <K, I, O> Builder<K, I, O> builder(TwsQuery<K, I, O> query) {
+        return new Builder<>(Objects.requireNonNull(query, "query must not be null"));
+    }
+
+    /** Options of a {@link TwsSimulator}; each setter returns this builder. */
+    public static final class Builder<K, I, O> {
+        private final TwsQuery<K, I, O> query;
+        private Fidelity fidelity = Fidelity.FULL;
+        private boolean checkRetries;
+        private boolean realTimeMode;
+
+        private Builder(TwsQuery<K, I, O> query) {
+            this.query = query;
+        }
+
+        /** {@link Fidelity#FULL} (the default) or {@link Fidelity#FAST}. */
+        public Builder<K, I, O> fidelity(Fidelity fidelity) {
+            this.fidelity = Objects.requireNonNull(fidelity, "fidelity must not be null");
+            return this;
+        }
+
+        /**
+         * Runs every batch twice, the second time from the state committed before it, as Spark
+         * does when it retries a failed task, and throws {@link NondeterministicBatchException}
+         * naming the batch and key when the two runs emit different rows or leave different state
+         * or timers. The processor's handlers run twice per batch.
+         */
+        public Builder<K, I, O> checkRetries() {
+            this.checkRetries = true;
+            return this;
+        }
+
+        /**
+         * Real-time mode: every input row gets its own {@code handleInputRows} call (with a
+         * one-row iterator), as in the mode Databricks runs row-based processors in. Keys are still
+         * visited in order and timers still fire after the input.
+         */
+        public Builder<K, I, O> realTimeMode() {
+            this.realTimeMode = true;
+            return this;
+        }
+
+        /** The simulator; runs the driver-side init/close pass as the constructor does. */
+        public TwsSimulator<K, I, O> build() {
+            return new TwsSimulator<>(this);
+        }
     }
 
     /** One micro-batch with {@code rows} (possibly none), then the no-data batch Spark would run next. */
@@ -173,6 +235,23 @@ public final class TwsSimulator<K, I, O> {
      */
     public void restart() {
         engine.restart();
+    }
+
+    /**
+     * Everything a checkpoint would hold now: state, timers, watermarks, clock and next batch id.
+     * Take it between batches.
+     */
+    public StateSnapshot snapshot() {
+        return engine.snapshot();
+    }
+
+    /**
+     * Replaces all state, timers, watermarks, the clock and the batch id with {@code snapshot} and
+     * then restarts (see {@link #restart()}), as a query restarted from a checkpoint. The history is
+     * kept. The snapshot must come from a simulator of the same query (same key encoder).
+     */
+    public void restore(StateSnapshot snapshot) {
+        engine.restore(Objects.requireNonNull(snapshot, "snapshot must not be null"));
     }
 
     /** Moves processing time forward by {@code duration}; in ProcessingTime mode that tick runs a batch. */

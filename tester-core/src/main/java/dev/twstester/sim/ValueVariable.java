@@ -8,7 +8,7 @@ import org.apache.spark.sql.streaming.ValueState;
 
 /** A ValueState variable: one encoded value (and expiration) per grouping key. */
 final class ValueVariable<T> extends StateVariable {
-    private record Entry(Object value, long expiry) {}
+    private record Entry(Object value, long expiry) implements java.io.Serializable {}
 
     private final Codec<T> codec;
     private final Map<Bytes, Entry> entries = new HashMap<>();
@@ -57,6 +57,22 @@ final class ValueVariable<T> extends StateVariable {
             return expired;
         });
         return removed[0];
+    }
+
+    @Override
+    Map<Bytes, Object> copyData() {
+        return new HashMap<>(entries);
+    }
+
+    @Override
+    void restoreData(Map<Bytes, Object> data) {
+        entries.clear();
+        data.forEach((k, v) -> entries.put(k, (Entry) v));
+    }
+
+    @Override
+    boolean sameKeyData(Object a, Object b) {
+        return a instanceof Entry x && b instanceof Entry y && x.expiry == y.expiry && sameStored(x.value, y.value);
     }
 
     private void remember(Bytes key) {

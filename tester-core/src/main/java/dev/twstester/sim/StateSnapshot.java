@@ -1,0 +1,128 @@
+package dev.twstester.sim;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.NotSerializableException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
+import java.io.OutputStream;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import org.apache.spark.sql.Encoder;
+
+/**
+ * Everything a query's checkpoint holds, taken from a {@link TwsSimulator}: every state variable
+ * with its stored values and TTL expirations, every timer, the watermarks, the clock and the next
+ * batch id. {@link TwsSimulator#restore} starts a simulator from it as Spark restarts a query from
+ * its checkpoint.
+ *
+ * <pre>{@code
+ * StateSnapshot checkpoint = sim.snapshot();
+ * checkpoint.save(Path.of("target/cart.snapshot"));
+ * TwsSimulator<String, CartEvent, CartAlert> later = new TwsSimulator<>(CartWatch.query());
+ * later.restore(StateSnapshot.load(Path.of("target/cart.snapshot")));
+ * }</pre>
+ *
+ * A snapshot is immutable. Saving uses Java serialization: at {@link Fidelity#FULL} values are
+ * stored as Spark's bytes and always save; at {@link Fidelity#FAST} they are the objects
+ * themselves, which must then be {@link Serializable}.
+ */
+public final class StateSnapshot implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** One state variable: how it was obtained and its data by encoded grouping key. */
+    record Variable(String name, String kind, long ttlMs, Encoder<?>[] encoders, Map<Bytes, Object> data)
+            implements Serializable {}
+
+    final Encoder<?> keyEncoder;
+    final List<Variable> variables;
+    final Map<Bytes, long[]> timers;
+    final long processingTimeMs;
+    final long watermarkMs;
+    final long lastBatchWatermarkMs;
+    final long nextBatchId;
+
+    StateSnapshot(Encoder<?> keyEncoder, List<Variable> variables, Map<Bytes, long[]> timers, long processingTimeMs,
+            long watermarkMs, long lastBatchWatermarkMs, long nextBatchId) {
+        this.keyEncoder = keyEncoder;
+        this.variables = List.copyOf(variables);
+        this.timers = Map.copyOf(timers);
+        this.processingTimeMs = processingTimeMs;
+        this.watermarkMs = watermarkMs;
+        this.lastBatchWatermarkMs = lastBatchWatermarkMs;
+        this.nextBatchId = nextBatchId;
+    }
+
+    /** The id the first batch after a restore gets. */
+    public long nextBatchId() {
+        return nextBatchId;
+    }
+
+    /** The watermark at the time of the snapshot (the next batch's eviction watermark). */
+    public Instant watermark() {
+        return Instant.ofEpochMilli(watermarkMs);
+    }
+
+    /** The processing time at the time of the snapshot. */
+    public Instant processingTime() {
+        return Instant.ofEpochMilli(processingTimeMs);
+    }
+
+    /** The names of the state variables in the snapshot. */
+    public List<String> variableNames() {
+        return variables.stream().map(Variable::name).toList();
+    }
+
+    /** Writes the snapshot to {@code file} (Java serialization), replacing it. */
+    public void save(Path file) throws IOException {
+        Objects.requireNonNull(file, "file must not be null");
+        try (OutputStream out = Files.newOutputStream(file); ObjectOutputStream oos = new ObjectOutputStream(out)) {
+            oos.writeObject(this);
+        } catch (NotSerializableException e) {
+            throw new NotSerializableException("cannot save the snapshot to " + file + ": a stored value of class "
+                    + e.getMessage() + " is not Serializable; at Fidelity.FAST state values are kept as objects, "
+                    + "so make the class Serializable or take the snapshot at Fidelity.FULL");
+        }
+    }
+
+    /** Reads a snapshot written by {@link #save}; classes are resolved with this class's loader first. */
+    public static StateSnapshot load(Path file) throws IOException {
+        Objects.requireNonNull(file, "file must not be null");
+        try (InputStream in = Files.newInputStream(file); ObjectInputStream ois = new LoaderInput(in)) {
+            Object o = ois.readObject();
+            if (!(o instanceof StateSnapshot s)) {
+                throw new IOException(file + " does not hold a twstester StateSnapshot but a " + o.getClass().getName());
+            }
+            return s;
+        } catch (ClassNotFoundException e) {
+            throw new IOException("cannot load the snapshot " + file + ": class " + e.getMessage()
+                    + " is not on the class path", e);
+        }
+    }
+
+    private static final class LoaderInput extends ObjectInputStream {
+        LoaderInput(InputStream in) throws IOException {
+            super(in);
+        }
+
+        @Override
+        protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+            ClassLoader context = Thread.currentThread().getContextClassLoader();
+            if (context != null) {
+                try {
+                    return Class.forName(desc.getName(), false, context);
+                } catch (ClassNotFoundException e) {
+                    // fall back to the default resolution
+                }
+            }
+            return super.resolveClass(desc);
+        }
+    }
+}

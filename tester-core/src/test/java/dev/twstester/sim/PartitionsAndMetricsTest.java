@@ -1,0 +1,136 @@
+package dev.twstester.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.twstester.BatchResult;
+import dev.twstester.TwsQuery;
+
+/** Shuffle partitions (spec 7, 15.6) and the operator's custom metrics (spec 15.10; Spark's TWSMetricsUtils calls). */
+class PartitionsAndMetricsTest {
+
+    @BeforeEach
+    void clearLog() {
+        Log.drain();
+    }
+
+    private static TwsQuery<String, String, String> experiment(int partitions) {
+        return TwsQuery.builder(ExperimentProcessor::new)
+                .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
+                .input(Encoders.STRING())
+                .output(Encoders.STRING())
+                .timeMode(TimeMode.ProcessingTime())
+                .shufflePartitions(partitions)
+                .build();
+    }
+
+    @Test
+    void spec_15_6_keys_go_to_partitions_by_spark_murmur3_hash_as_in_run_proc3() {
+        // run_proc3.txt, 3 partitions: p0 = y, zz; p1 = aa, late; p2 = a, b, ccc, chain1, dd, x
+        KeyCodec<String> strings = KeyCodec.of(Encoders.STRING());
+        Map<String, Integer> expected = Map.of("y", 0, "zz", 0, "aa", 1, "late", 1, "a", 2, "b", 2, "ccc", 2,
+                "chain1", 2, "dd", 2, "x", 2);
+        expected.forEach((key, p) -> assertThat(strings.partition(strings.encode(key), 3)).as(key).isEqualTo(p));
+    }
+
+    @Test
+    void hand_written_and_catalyst_encodings_hash_to_the_same_partition() {
+        assertSamePartitions(Encoders.STRING(), List.of("", "a", "é", "a longer key with spaces", "ccc"));
+        assertSamePartitions(Encoders.LONG(), List.of(0L, -1L, 42L, Long.MAX_VALUE, Long.MIN_VALUE));
+        assertSamePartitions(Encoders.INT(), List.of(0, -1, 7, Integer.MIN_VALUE));
+        assertSamePartitions(Encoders.BOOLEAN(), List.of(true, false));
+    }
+
+    private static <T> void assertSamePartitions(Encoder<T> encoder, List<T> values) {
+        KeyCodec<T> hand = KeyCodec.of(encoder);
+        SparkRows<T> spark = new SparkRows<>(encoder);
+        assertThat(hand).isInstanceOf(PrimitiveRows.class);
+        for (T v : values) {
+            for (int n : new int[] {2, 3, 5, 200}) {
+                assertThat(hand.partition(hand.encode(v), n)).as(v + " of " + n)
+                        .isEqualTo(spark.partition(spark.encode(v), n));
+            }
+        }
+    }
+
+    @Test
+    void spec_7_outputs_come_partition_by_partition_inputs_then_timers_and_every_task_inits_and_closes() {
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(experiment(3));
+        sim.runBatchAt(Instant.ofEpochMilli(1000), List.of("aa,reg:4000", "y,reg:500", "late,reg:500", "zz,reg:1000",
+                "a,reg:5000", "x,reg:1"));
+        BatchResult<String, String, String> batch = sim.history().batches().get(0);
+        assertThat(batch.outputs()).containsExactly(
+                "in:y:reg:500", "in:zz:reg:1000", "timer:y:500", "timer:zz:1000",   // partition 0
+                "in:aa:reg:4000", "in:late:reg:500", "timer:late:500",              // partition 1
+                "in:a:reg:5000", "in:x:reg:1", "timer:x:1");                        // partition 2
+        List<String> lifecycle = new ArrayList<>();
+        for (String line : Log.drain()) {
+            if (line.startsWith("init") || line.startsWith("close")) {
+                lifecycle.add(line.substring(0, line.indexOf(' ') > 0 ? line.indexOf(' ') : line.length()));
+            }
+        }
+        // driver pass twice (init, close) x 2, then one init/close per partition task
+        assertThat(lifecycle).containsExactly("init", "close", "init", "close", "init", "close", "init", "close",
+                "init", "close");
+    }
+
+    @Test
+    void an_empty_partition_still_runs_its_task() {
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(experiment(5));
+        Log.drain();
+        sim.runBatchAt(Instant.ofEpochMilli(1000), List.of("a,x"));
+        long inits = Log.drain().stream().filter(l -> l.startsWith("init")).count();
+        assertThat(inits).isEqualTo(5);
+    }
+
+    @Test
+    void metrics_count_what_spark_counts_per_task() {
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(experiment(1));
+        BatchResult<String, String, String> first = sim.runBatchAt(Instant.ofEpochMilli(1000),
+                List.of("a,reg:5000", "a,lst:x;y", "b,smap:k=1;j=2", "b,reg:5000", "b,del:5000", "b,del:7")).lastBatch();
+        assertThat(first.metrics()).containsAllEntriesOf(Map.of(
+                "numValueStateVars", 1L, "numListStateVars", 1L, "numMapStateVars", 2L,
+                "numValueStateWithTTLVars", 1L, "numListStateWithTTLVars", 1L, "numMapStateWithTTLVars", 1L,
+                "numRegisteredTimers", 2L, "numDeletedTimers", 2L, "numExpiredTimers", 0L,
+                // 6 count updates + 2 list appends + 2 map updates
+                "numUpdatedStateRows", 10L));
+        assertThat(first.metric("numRemovedStateRows")).isZero();
+
+        BatchResult<String, String, String> timer = sim.setProcessingTime(Instant.ofEpochMilli(6000)).lastBatch();
+        assertThat(timer.metric("numExpiredTimers")).isEqualTo(1);
+        assertThat(timer.metric("numDeletedTimers")).isEqualTo(1);
+        assertThat(timer.metric("numRegisteredTimers")).isZero();
+        assertThat(timer.metric("numValueStateVars")).isEqualTo(1);
+    }
+
+    @Test
+    void ttl_values_count_as_removed_twice_and_state_vars_count_once_per_task() {
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(experiment(2));
+        BatchResult<String, String, String> set = sim.runBatchAt(Instant.ofEpochMilli(1000), List.of("y,ttlset:v1"))
+                .lastBatch();
+        assertThat(set.metric("numValueStateVars")).isEqualTo(2);   // one per partition task
+        assertThat(set.metric("numUpdatedStateRows")).isEqualTo(4); // tv1, tl1, tm1 and count
+        BatchResult<String, String, String> expiry = sim.setProcessingTime(Instant.ofEpochMilli(4000)).lastBatch();
+        assertThat(expiry.metric("numValuesRemovedDueToTTLExpiry")).isEqualTo(3);
+        assertThat(expiry.metric("numRemovedStateRows")).isEqualTo(3);
+    }
+
+    @Test
+    void a_ttl_value_rewritten_unchanged_in_the_same_batch_is_not_counted_again() {
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(experiment(1));
+        BatchResult<String, String, String> batch = sim.runBatchAt(Instant.ofEpochMilli(1000),
+                List.of("y,ttlset:v1", "y,ttlset:v1")).lastBatch();
+        // first row: tv1, tl1, tm1 (3) + count; second row: tl1 append only (tv1, tm1 unchanged) + count
+        assertThat(batch.metric("numUpdatedStateRows")).isEqualTo(6);
+    }
+}
