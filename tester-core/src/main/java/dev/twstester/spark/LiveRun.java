@@ -71,6 +71,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         try {
             start();
         } catch (Exception e) {
+            close();
             throw new LiveRunException("could not start the streaming query: " + e, e, List.of());
         }
     }
@@ -311,6 +312,9 @@ final class LiveRun<K, I, O> implements AutoCloseable {
 
     @Override
     public void close() {
+        if (streamingQuery == null) {
+            return;
+        }
         try {
             streamingQuery.stop();
         } catch (Exception e) {
