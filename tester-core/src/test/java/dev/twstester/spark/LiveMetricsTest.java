@@ -58,6 +58,7 @@ class LiveMetricsTest {
     /**
      * ProcessingTime; rows are "key,command". Value, list and map state without TTL and with a
      * 3000 ms TTL. A timer of key "self" deletes itself in its callback; other timers update "v".
+     * "tmget:k" outputs the TTL map's value for k.
      */
     public static class MetricsProcessor extends StatefulProcessor<String, String, String> {
         private transient ValueState<Long> v;
@@ -98,6 +99,8 @@ class LiveMetricsTest {
                     case "t" -> tv.update(arg);
                     case "tl" -> tl.appendValue(arg);
                     case "tm" -> tm.updateValue(arg.split("=")[0], arg.split("=")[1]);
+                    case "tmrm" -> tm.removeKey(arg);
+                    case "tmget" -> cmd += "=" + tm.getValue(arg);
                     case "reg" -> getHandle().registerTimer(Long.parseLong(arg));
                     case "del" -> getHandle().deleteTimer(Long.parseLong(arg));
                     default -> throw new IllegalArgumentException(cmd);
@@ -185,5 +188,32 @@ class LiveMetricsTest {
                 metrics(0, 1, 0, 0, 0, 0, 0, 0, 0),
                 // rows at 15000 and 14000 are at or below the late watermark 15000
                 metrics(0, 0, 0, 0, 0, 0, 0, 0, 2));
+    }
+
+    @Test
+    void a_ttl_map_key_removed_and_written_again_is_evicted_at_its_old_expiry() {
+        TwsQuery<String, String, String> query = TwsQuery.builder(MetricsProcessor::new)
+                .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
+                .input(Encoders.STRING())
+                .output(Encoders.STRING())
+                .timeMode(TimeMode.ProcessingTime())
+                .build();
+        Scenario<String> scenario = Scenario.<String>builder()
+                .batchAt(t(1000), List.of("a,tm:k=1"))
+                .batchAt(t(2000), List.of("a,tmrm:k", "a,tm:k=2"))
+                .tick(t(4000))
+                .batchAt(t(4500), List.of("a,tmget:k"))
+                .build();
+
+        RunResult<String, String, String> live = LiveRunner.of(query).run(scenario);
+
+        assertThat(live.batches()).extracting(BatchResult::metrics).containsExactly(
+                metrics(0, 0, 1, 1, 1, 0, 1, 0, 0),
+                // removeKey counts one removed row but leaves k's TTL-index entry (expiry 4000) behind
+                metrics(0, 0, 1, 1, 1, 0, 1, 1, 0),
+                // at 4000 that stale entry evicts k, though k=2 was written at 2000 to expire at 5000
+                metrics(0, 0, 1, 1, 1, 1, 0, 1, 0),
+                metrics(0, 0, 1, 1, 1, 0, 0, 0, 0));
+        assertThat(live.batches().get(3).outputs()).containsExactly("in:a:tmget:k=null");
     }
 }
