@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,6 +18,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.streaming.runtime.MemoryStream;
 import org.apache.spark.sql.execution.streaming.sources.MemorySink;
+import org.apache.spark.sql.streaming.StateOperatorProgress;
 import org.apache.spark.sql.streaming.StatefulProcessor;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
@@ -31,26 +33,34 @@ import dev.twstester.internal.RowCodec;
 
 import scala.Tuple2;
 
-/** One live streaming query, stepped through a scenario. */
+/**
+ * One live streaming query, stepped through a scenario. A {@link Scenario.Restart} stops it and
+ * starts a new query on the same checkpoint, source, sink and trigger clock, so Spark resumes from
+ * its checkpoint; the batches of every query run go into one result.
+ */
 final class LiveRun<K, I, O> implements AutoCloseable {
     private final TwsQuery<K, I, O> query;
+    private final SparkSession spark;
     private final Duration timeout;
+    private final String checkpoint;
     private final String runId;
     private final boolean processingTime;
     private final MemoryStream<I> stream;
     private final MemorySink sink = SparkStreaming.memorySink();
     private final SparkStreaming.StepClock clock = new SparkStreaming.StepClock(0L);
-    private final StreamingQuery streamingQuery;
     private final RowCodec<I> inputCodec;
     private final RowCodec<O> outputCodec;
     private final int eventTimeIndex;
     private final List<BatchResult<K, I, O>> batches = new ArrayList<>();
     private final Map<Long, StreamingQueryProgress> progress = new TreeMap<>();
+    private StreamingQuery streamingQuery;
     private long lastBatchWatermarkMs;
 
     LiveRun(TwsQuery<K, I, O> query, SparkSession spark, int partitions, Duration timeout, Path checkpoint, String runId) {
         this.query = query;
+        this.spark = spark;
         this.timeout = timeout;
+        this.checkpoint = checkpoint.toString();
         this.runId = runId;
         this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime());
         this.inputCodec = RowCodec.of(query.inputEncoder());
@@ -58,19 +68,28 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         this.eventTimeIndex = query.eventTimeColumn().map(inputCodec::fieldIndex).orElse(-1);
         spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(partitions));
         this.stream = SparkStreaming.memoryStream(query.inputEncoder(), spark);
-        Dataset<O> out = transformWithState(spark);
         try {
-            this.streamingQuery = SparkStreaming.start(spark, out, sink, processingTime ? 1 : 0, clock,
-                    checkpoint.toString());
-            if (processingTime) {
-                awaitWaitingAt(0);
-            }
+            start();
         } catch (Exception e) {
+            close();
             throw new LiveRunException("could not start the streaming query: " + e, e, List.of());
         }
     }
 
-    private Dataset<O> transformWithState(SparkSession spark) {
+    /**
+     * Starts a query run on the checkpoint, with a new processor instance (so Spark's driver-side
+     * init/close pass runs on a fresh one, as after a real restart). In ProcessingTime mode waits
+     * until the trigger idles at the current clock time: no batch runs before the run's first data.
+     */
+    private void start() throws Exception {
+        Dataset<O> out = transformWithState();
+        streamingQuery = SparkStreaming.start(spark, out, sink, processingTime ? 1 : 0, clock, checkpoint);
+        if (processingTime) {
+            awaitWaitingAt(clock.getTimeMillis());
+        }
+    }
+
+    private Dataset<O> transformWithState() {
         Dataset<I> input = stream.toDS();
         if (query.eventTimeColumn().isPresent()) {
             input = input.withWatermark(query.eventTimeColumn().get(), query.watermarkDelay().toMillis() + " milliseconds");
@@ -78,14 +97,18 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         KeyValueGroupedDataset<K, I> grouped = input.groupByKey(query.keyFunction(), query.keyEncoder());
         StatefulProcessor<K, I, O> processor = query.newProcessor();
         if (query.initialState().isPresent()) {
-            return withInitialState(spark, grouped, processor, query.initialState().get());
+            return withInitialState(grouped, processor, query.initialState().get());
         }
-        return grouped.transformWithState(new RecordingProcessor<>(processor, runId), query.timeMode(),
-                query.outputMode(), query.outputEncoder());
+        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, runId);
+        if (query.outputEventTimeColumn().isPresent()) {
+            return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
+                    query.outputEncoder());
+        }
+        return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), query.outputEncoder());
     }
 
-    private <S> Dataset<O> withInitialState(SparkSession spark, KeyValueGroupedDataset<K, I> grouped,
-            StatefulProcessor<K, I, O> processor, TwsQuery.InitialState<K, S> init) {
+    private <S> Dataset<O> withInitialState(KeyValueGroupedDataset<K, I> grouped, StatefulProcessor<K, I, O> processor,
+            TwsQuery.InitialState<K, S> init) {
         List<Tuple2<K, S>> rows = new ArrayList<>();
         for (Map.Entry<K, S> e : init.rows()) {
             rows.add(new Tuple2<>(e.getKey(), e.getValue()));
@@ -95,6 +118,10 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 .groupByKey((MapFunction<Tuple2<K, S>, K>) Tuple2::_1, query.keyEncoder())
                 .mapValues((MapFunction<Tuple2<K, S>, S>) Tuple2::_2, init.encoder());
         RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, runId);
+        if (query.outputEventTimeColumn().isPresent()) {
+            return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
+                    initial, query.outputEncoder(), init.encoder());
+        }
         return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), initial,
                 query.outputEncoder(), init.encoder());
     }
@@ -103,8 +130,10 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         try {
             if (step instanceof Scenario.Input<I> input) {
                 input(input);
+            } else if (step instanceof Scenario.Tick<I> tick) {
+                tick(tick.to().toEpochMilli());
             } else {
-                tick(((Scenario.Tick<I>) step).to().toEpochMilli());
+                restart();
             }
         } catch (LiveRunException e) {
             throw e;
@@ -143,6 +172,15 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             awaitWaitingAt(to);
             collect(null);
         }
+    }
+
+    /**
+     * Stops the query (every batch of the steps before has finished and committed) and starts a
+     * new one from the checkpoint. The stopped query's progress was read by the step that ran it.
+     */
+    private void restart() throws Exception {
+        streamingQuery.stop();
+        start();
     }
 
     private static void requireForward(long to, long now) {
@@ -206,7 +244,30 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             fired.add(new FiredTimer<>(key, Instant.ofEpochMilli(f.expiryMs())));
         }
         return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),
-                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs(id), fired);
+                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs(id), fired, metrics(p));
+    }
+
+    /**
+     * The {@link BatchResult#METRIC_NAMES} of the transformWithState operator's progress (the
+     * query's only stateful operator): its custom metrics, plus the state row counts and late rows
+     * of {@link StateOperatorProgress} under the names of the operator's SQL metrics.
+     */
+    private static Map<String, Long> metrics(StreamingQueryProgress p) {
+        Map<String, Long> metrics = new HashMap<>();
+        if (p.stateOperators().length == 0) {
+            return metrics;
+        }
+        StateOperatorProgress op = p.stateOperators()[0];
+        for (String name : BatchResult.METRIC_NAMES) {
+            Long custom = op.customMetrics().get(name);
+            if (custom != null) {
+                metrics.put(name, custom);
+            }
+        }
+        metrics.put("numUpdatedStateRows", op.numRowsUpdated());
+        metrics.put("numRemovedStateRows", op.numRowsRemoved());
+        metrics.put("numRowsDroppedByWatermark", op.numRowsDroppedByWatermark());
+        return metrics;
     }
 
     private List<O> outputs(long batchId) {
@@ -251,6 +312,9 @@ final class LiveRun<K, I, O> implements AutoCloseable {
 
     @Override
     public void close() {
+        if (streamingQuery == null) {
+            return;
+        }
         try {
             streamingQuery.stop();
         } catch (Exception e) {

@@ -1,6 +1,9 @@
 package dev.twstester.spark;
 
 import java.util.List;
+import java.util.Optional;
+
+import org.apache.spark.SparkThrowable;
 
 import dev.twstester.BatchResult;
 
@@ -8,8 +11,15 @@ import dev.twstester.BatchResult;
  * A live Spark query failed. The cause is Spark's own exception (for a failed batch the
  * {@code StreamingQueryException}, whose cause carries the error class); {@link #completed()}
  * holds the batches that committed before the failure.
+ *
+ * <pre>{@code
+ * LiveRunException e = catchThrowableOfType(() -> LiveRunner.of(query).run(story), LiveRunException.class);
+ * assertThat(e.errorClass()).contains("EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED");
+ * }</pre>
  */
 public final class LiveRunException extends RuntimeException {
+    private static final String STREAM_FAILED = "STREAM_FAILED";
+
     private final transient List<? extends BatchResult<?, ?, ?>> completed;
 
     LiveRunException(String message, Throwable cause, List<? extends BatchResult<?, ?, ?>> completed) {
@@ -20,5 +30,19 @@ public final class LiveRunException extends RuntimeException {
     /** The batches that completed before the failure. */
     public List<? extends BatchResult<?, ?, ?>> completed() {
         return completed;
+    }
+
+    /**
+     * Spark's error class (condition) for the failure: the first one in the cause chain other than
+     * the {@code STREAM_FAILED} wrapper, e.g. {@code EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED};
+     * empty when no exception in the chain has one.
+     */
+    public Optional<String> errorClass() {
+        for (Throwable c = getCause(); c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SparkThrowable st && st.getCondition() != null && !STREAM_FAILED.equals(st.getCondition())) {
+                return Optional.of(st.getCondition());
+            }
+        }
+        return Optional.empty();
     }
 }

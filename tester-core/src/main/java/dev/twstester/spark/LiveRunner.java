@@ -33,7 +33,14 @@ import dev.twstester.TwsQuery;
  * data batch and the no-data batch after a watermark advance run at the same processing time, as
  * in the simulator. In ProcessingTime mode the trigger interval is 1 ms and each step moves the
  * clock and waits for the one batch that tick runs; input steps need a later time than the one
- * before ({@link Scenario.Builder#batchAt}).
+ * before ({@link Scenario.Builder#batchAt}). A {@link Scenario.Restart} stops the query once the
+ * steps before it are done and starts a new one (with a new processor instance) on the same
+ * checkpoint, source, sink and clock: batch ids continue, and no batch runs until the next input.
+ *
+ * <p>The query's {@link TwsQuery#shufflePartitions()}, {@link TwsQuery#outputEventTimeColumn()}
+ * (the {@code eventTimeColumnName} overload of {@code transformWithState}) and initial state are
+ * used as given. Each batch's {@link dev.twstester.BatchResult#metrics() metrics} are read from
+ * the operator's progress.
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -42,7 +49,7 @@ import dev.twstester.TwsQuery;
 public final class LiveRunner<K, I, O> {
     private final TwsQuery<K, I, O> query;
     private SparkSession session;
-    private int shufflePartitions = 1;
+    private Integer shufflePartitions;
     private Duration stepTimeout = Duration.ofSeconds(120);
 
     private LiveRunner(TwsQuery<K, I, O> query) {
@@ -60,7 +67,10 @@ public final class LiveRunner<K, I, O> {
         return this;
     }
 
-    /** {@code spark.sql.shuffle.partitions} for the run (default 1: outputs in exact order). */
+    /**
+     * {@code spark.sql.shuffle.partitions} for the run, overriding the query's
+     * {@link TwsQuery#shufflePartitions()} (which is the default).
+     */
     public LiveRunner<K, I, O> shufflePartitions(int partitions) {
         if (partitions < 1) {
             throw new IllegalArgumentException("shufflePartitions must be at least 1, was " + partitions);
@@ -85,7 +95,8 @@ public final class LiveRunner<K, I, O> {
         String runId = UUID.randomUUID().toString();
         Path checkpoint = tempDir();
         TimerRecorder.open(runId);
-        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, shufflePartitions, stepTimeout, checkpoint, runId)) {
+        int partitions = shufflePartitions != null ? shufflePartitions : query.shufflePartitions();
+        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, partitions, stepTimeout, checkpoint, runId)) {
             for (Scenario.Step<I> step : scenario.steps()) {
                 run.step(step);
             }
