@@ -1,6 +1,7 @@
 package dev.twstester.sim;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +23,17 @@ final class MapVariable<MK, MV> extends StateVariable {
     private final Codec<MK> keyCodec;
     private final Codec<MV> valueCodec;
     private final Map<Bytes, TreeMap<Bytes, Entry>> maps = new HashMap<>();
+    /**
+     * TTL-index entries that {@code removeKey} leaves behind (Spark's {@code MapStateImplWithTTL.removeKey}
+     * deletes only the row): at their expiry they evict whatever row the map key has then, and count.
+     */
+    private final Map<Bytes, Set<Stale>> stale = new HashMap<>();
+
+    /** A leftover TTL-index entry: the map key's sort bytes and the expiry it was indexed at. */
+    private record Stale(Bytes order, long expiry) implements java.io.Serializable {}
+
+    /** One grouping key's data in a snapshot. */
+    private record KeyData(TreeMap<Bytes, Entry> entries, Set<Stale> stale) implements java.io.Serializable {}
 
     MapVariable(String name, KeyCodec<MK> keyBytes, Codec<MK> keyCodec, Codec<MV> valueCodec, long ttlMs, Scope scope) {
         super(name, ttlMs, scope);
@@ -62,6 +74,21 @@ final class MapVariable<MK, MV> extends StateVariable {
         Entry entry = new Entry(keyCodec.store(mapKey), valueCodec.store(value), expiryForWrite());
         remember(key);
         maps.computeIfAbsent(key, x -> new TreeMap<>()).put(order, entry);
+        Set<Stale> left = stale.get(key);
+        if (left != null && left.remove(new Stale(order, entry.expiry)) && left.isEmpty()) {
+            stale.remove(key); // the same index entry again: the row owns it now
+        }
+    }
+
+    /** {@code removeKey} from a processor: with TTL, the row's index entry stays behind, as in Spark. */
+    void removeLeavingIndex(Bytes key, MK mapKey) {
+        Bytes order = sortKey(mapKey);
+        TreeMap<Bytes, Entry> map = maps.get(key);
+        Entry existing = map == null ? null : map.get(order);
+        remove(key, mapKey);
+        if (ttlMs > 0 && existing != null) {
+            stale.computeIfAbsent(key, k -> new HashSet<>()).add(new Stale(order, existing.expiry));
+        }
     }
 
     void remove(Bytes key, MK mapKey) {
@@ -88,6 +115,28 @@ final class MapVariable<MK, MV> extends StateVariable {
             return 0;
         }
         int removed = 0;
+        for (var it = stale.entrySet().iterator(); it.hasNext();) {
+            var e = it.next();
+            TreeMap<Bytes, Entry> map = maps.get(e.getKey());
+            for (var s = e.getValue().iterator(); s.hasNext();) {
+                Stale left = s.next();
+                if (batchTimestampMs < left.expiry) {
+                    continue;
+                }
+                s.remove();
+                removed++; // Spark removes the row and counts, whether or not a row is there
+                Entry row = map == null ? null : map.remove(left.order);
+                if (row != null && batchTimestampMs >= row.expiry) {
+                    removed++; // the row's own index entry is due too and counts again
+                }
+            }
+            if (map != null && map.isEmpty()) {
+                maps.remove(e.getKey());
+            }
+            if (e.getValue().isEmpty()) {
+                it.remove();
+            }
+        }
         for (var it = maps.entrySet().iterator(); it.hasNext();) {
             TreeMap<Bytes, Entry> map = it.next().getValue();
             int before = map.size();
@@ -103,20 +152,38 @@ final class MapVariable<MK, MV> extends StateVariable {
     @Override
     Map<Bytes, Object> copyData() {
         Map<Bytes, Object> copy = new HashMap<>();
-        maps.forEach((k, v) -> copy.put(k, new TreeMap<>(v)));
+        Set<Bytes> keys = new HashSet<>(maps.keySet());
+        keys.addAll(stale.keySet());
+        for (Bytes k : keys) {
+            copy.put(k, new KeyData(new TreeMap<>(maps.getOrDefault(k, new TreeMap<>())),
+                    new HashSet<>(stale.getOrDefault(k, Set.of()))));
+        }
         return copy;
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     void restoreData(Map<Bytes, Object> data) {
         maps.clear();
-        data.forEach((k, v) -> maps.put(k, new TreeMap<>((TreeMap<Bytes, Entry>) v)));
+        stale.clear();
+        data.forEach((k, v) -> {
+            KeyData d = (KeyData) v;
+            if (!d.entries().isEmpty()) {
+                maps.put(k, new TreeMap<>(d.entries()));
+            }
+            if (!d.stale().isEmpty()) {
+                stale.put(k, new HashSet<>(d.stale()));
+            }
+        });
     }
 
     @Override
     boolean sameKeyData(Object a, Object b) {
-        if (!(a instanceof TreeMap<?, ?> x) || !(b instanceof TreeMap<?, ?> y) || !x.keySet().equals(y.keySet())) {
+        if (!(a instanceof KeyData p) || !(b instanceof KeyData q) || !p.stale().equals(q.stale())) {
+            return false;
+        }
+        TreeMap<Bytes, Entry> x = p.entries();
+        TreeMap<Bytes, Entry> y = q.entries();
+        if (!x.keySet().equals(y.keySet())) {
             return false;
         }
         for (Object order : x.keySet()) {
@@ -136,11 +203,17 @@ final class MapVariable<MK, MV> extends StateVariable {
 
     private void remember(Bytes key) {
         TreeMap<Bytes, Entry> before = maps.containsKey(key) ? new TreeMap<>(maps.get(key)) : null;
+        Set<Stale> staleBefore = stale.containsKey(key) ? new HashSet<>(stale.get(key)) : null;
         scope.journal.remember(this, key, () -> {
             if (before == null) {
                 maps.remove(key);
             } else {
                 maps.put(key, before);
+            }
+            if (staleBefore == null) {
+                stale.remove(key);
+            } else {
+                stale.put(key, staleBefore);
             }
         });
     }
@@ -202,7 +275,7 @@ final class MapVariable<MK, MV> extends StateVariable {
             @Override
             public void removeKey(MK mapKey) {
                 requireNonNull(mapKey, name);
-                remove(key(), mapKey);
+                removeLeavingIndex(key(), mapKey);
                 metrics().add("numRemovedStateRows", 1);
             }
 

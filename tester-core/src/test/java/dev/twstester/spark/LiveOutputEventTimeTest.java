@@ -20,6 +20,8 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.sim.TwsSimulator;
+import dev.twstester.RunComparison;
 import dev.twstester.sim.Event;
 import dev.twstester.sim.OutEvent;
 
@@ -88,6 +90,7 @@ class LiveOutputEventTimeTest {
                 .build();
 
         RunResult<String, Event, OutEvent> live = LiveRunner.of(query().build()).run(scenario);
+        RunComparison.simulatorVsSpark().assertSame(new TwsSimulator<>(query().build()).run(scenario), live);
 
         assertThat(live.batches()).extracting(BatchResult::hadInput).containsExactly(true, false, true);
         assertThat(live.batches().get(0).outputs())
@@ -112,6 +115,17 @@ class LiveOutputEventTimeTest {
         LiveRunException e = catchThrowableOfType(LiveRunException.class, () -> LiveRunner.of(query).run(scenario));
 
         assertThat(e.errorClass()).contains("EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED");
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(query);
+        org.apache.spark.SparkRuntimeException simError = catchThrowableOfType(org.apache.spark.SparkRuntimeException.class,
+                () -> sim.run(scenario));
+        assertThat(simError.getCondition()).isEqualTo(e.errorClass().orElseThrow());
+        assertThat(simError.getMessageParameters()).containsEntry("emittedRowEventTime", "15000000")
+                .containsEntry("currentWatermark", "15000");
+        assertThat(sim.history().batches()).hasSameSizeAs(e.completed());
+        for (int i = 0; i < e.completed().size(); i++) {
+            assertThat(List.<Object>copyOf(sim.history().batches().get(i).outputs())).as("batch %d", i)
+                    .isEqualTo(List.<Object>copyOf(e.completed().get(i).outputs()));
+        }
         // the row's time in microseconds, the watermark in milliseconds
         assertThat(e.getCause().getMessage()).contains("eventTime=15000000", "current_watermark_value=15000");
         // batch 0 and its no-data batch committed; the initial-state timer a@12000 fired in batch 1

@@ -27,6 +27,8 @@ import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.sim.TwsSimulator;
+import dev.twstester.RunComparison;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -109,6 +111,7 @@ class LivePartitionsTest {
         }
 
         RunResult<String, String, String> live = runner.run(scenario);
+        RunComparison.simulatorVsSpark().assertSame(new TwsSimulator<>(query.withShufflePartitions(n)).run(scenario), live);
 
         Map<String, Integer> partition = partitions(n);
         assertThat(partition.values()).as("every partition has keys").containsAll(range(n));

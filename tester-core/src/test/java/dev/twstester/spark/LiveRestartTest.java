@@ -25,6 +25,8 @@ import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.sim.TwsSimulator;
+import dev.twstester.RunComparison;
 import dev.twstester.sim.Event;
 import dev.twstester.sim.InitialStateProcessor;
 
@@ -144,6 +146,10 @@ class LiveRestartTest {
         assertThat(live.batches().get(4).evictionWatermark()).isEqualTo(t(25000));
         // two driver-side init passes when each query run plans its first batch
         assertThat(CountingProcessor.DRIVER_INITS.get()).isEqualTo(4);
+
+        CountingProcessor.DRIVER_INITS.set(0);
+        RunComparison.simulatorVsSpark().assertSame(new TwsSimulator<>(query).run(scenario), live);
+        assertThat(CountingProcessor.DRIVER_INITS.get()).as("the simulator's driver passes").isEqualTo(4);
     }
 
     @Test
@@ -167,6 +173,7 @@ class LiveRestartTest {
                 .build();
 
         RunResult<String, String, String> live = LiveRunner.of(query).run(scenario);
+        RunComparison.simulatorVsSpark().assertSame(new TwsSimulator<>(query).run(scenario), live);
 
         assertThat(live.batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L, 2L);
         assertThat(live.batches()).extracting(BatchResult::batchTimestamp).containsExactly(t(2000), t(12000), t(13000));
