@@ -250,7 +250,11 @@ class RunComparisonTest {
                   only in simulator: [ana:ping, bob:ping]
                   only in spark:     []""");
         assertThat(compare.differences(first, tooEarly)).extracting(RunDifference::aspect)
-                .containsExactly(Aspect.OUTPUTS, Aspect.FIRED_TIMERS);
+                .containsExactly(Aspect.OUTPUTS, Aspect.FIRED_TIMERS, Aspect.METRICS);
+        assertThat(compare.differences(first, tooEarly).get(2).message()).isEqualTo("""
+                batch 1 (no-data batch): metric numDeletedTimers differs
+                  simulator: 2
+                  spark:     0""");
     }
 
     /** Counts rows per key, emitting "key:count"; the first row sets a processing-time timer 5 s on, which emits "key:ping". */

@@ -12,33 +12,50 @@ import dev.twstester.BatchResult;
  * (the handle, the state variables, the timer loop); a batch reports the sum over its tasks.
  */
 final class Metrics {
+    private static final Map<String, Integer> INDEX = new HashMap<>();
+
+    static {
+        for (String name : BatchResult.METRIC_NAMES) {
+            INDEX.put(name, INDEX.size());
+        }
+    }
+
     /** Counters outside a batch (the test API's state writes): never reported. */
     static final Metrics DISCARD = new Metrics();
 
-    private final Map<String, Long> counts = new HashMap<>();
+    private final long[] counts = new long[INDEX.size()];
 
     void add(String name, long n) {
         if (this != DISCARD) {
-            counts.merge(name, n, Long::sum);
+            counts[index(name)] += n;
         }
     }
 
     /** Spark's {@code TWSMetricsUtils.resetMetric}: {@code ListState.put} sets the task's counter back to 0. */
     void reset(String name) {
         if (this != DISCARD) {
-            counts.put(name, 0L);
+            counts[index(name)] = 0;
         }
+    }
+
+    private static int index(String name) {
+        Integer i = INDEX.get(name);
+        if (i == null) {
+            throw new IllegalArgumentException("not a metric of BatchResult.METRIC_NAMES: " + name);
+        }
+        return i;
     }
 
     /** The batch's figures: every name of {@link BatchResult#METRIC_NAMES}, summed over the tasks. */
     static Map<String, Long> sum(List<Metrics> tasks) {
-        Map<String, Long> total = new TreeMap<>();
-        for (String name : BatchResult.METRIC_NAMES) {
-            total.put(name, 0L);
-        }
+        long[] total = new long[INDEX.size()];
         for (Metrics task : tasks) {
-            task.counts.forEach((name, n) -> total.merge(name, n, Long::sum));
+            for (int i = 0; i < total.length; i++) {
+                total[i] += task.counts[i];
+            }
         }
-        return total;
+        Map<String, Long> named = new TreeMap<>();
+        INDEX.forEach((name, i) -> named.put(name, total[i]));
+        return named;
     }
 }

@@ -161,7 +161,19 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
         }
     }
 
+    /** Per class: no {@code readObject}/{@code readResolve}/{@code readObjectNoData} up to StatefulProcessor. */
+    private static final ClassValue<Boolean> NO_CUSTOM_DESERIALIZATION = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return scanForCustomDeserialization(type);
+        }
+    };
+
     private static boolean noCustomDeserialization(Class<?> type) {
+        return NO_CUSTOM_DESERIALIZATION.get(type);
+    }
+
+    private static boolean scanForCustomDeserialization(Class<?> type) {
         for (Class<?> c = type; c != null && c != StatefulProcessor.class; c = c.getSuperclass()) {
             for (String name : new String[] {"readObject", "readResolve", "readObjectNoData"}) {
                 if (Arrays.stream(c.getDeclaredMethods()).anyMatch(m -> m.getName().equals(name))) {

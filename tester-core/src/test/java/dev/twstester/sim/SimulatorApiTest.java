@@ -135,7 +135,7 @@ class SimulatorApiTest {
         assertThatThrownBy(() -> new TwsSimulator<>(b.watermark("time", Duration.ZERO).build()))
                 .hasMessageContaining("'time' is not a column of the input");
         assertThatThrownBy(() -> new TwsSimulator<>(b.watermark("cmd", Duration.ZERO).build()))
-                .hasMessageContaining("needs a timestamp column");
+                .hasMessageContaining("an event-time column must be a timestamp");
     }
 
     @Test

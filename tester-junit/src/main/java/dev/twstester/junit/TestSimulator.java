@@ -140,6 +140,14 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
                 () -> recorder.simulator().setProcessingTime(time));
     }
 
+    /** {@link TwsSimulator#restart}: the query restarts from its checkpoint (replayed live as a restart). */
+    public void restart() {
+        recorder.call("restart()", List.of(new Scenario.Restart<>()), null, () -> {
+            recorder.simulator().restart();
+            return new RunResult<>(List.of());
+        });
+    }
+
     /** {@link TwsSimulator#advanceWatermarkTo}: forces the watermark up (a test convenience, no live replay). */
     public RunResult<K, I, O> advanceWatermarkTo(Instant watermark) {
         Objects.requireNonNull(watermark, "watermark must not be null");

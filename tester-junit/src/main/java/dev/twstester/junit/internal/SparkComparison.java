@@ -70,7 +70,8 @@ public final class SparkComparison {
                         + failedAt.number() + " failed; end the test after the failing call");
             }
             for (Scenario.Step<I> step : call.steps()) {
-                Instant at = step instanceof Scenario.Input<I> in ? in.at() : ((Scenario.Tick<I>) step).to();
+                Instant at = step instanceof Scenario.Input<I> in ? in.at()
+                        : step instanceof Scenario.Tick<I> tick ? tick.to() : null;
                 if (processingTime && step instanceof Scenario.Input<I> && (at == null || at.toEpochMilli() <= clock)) {
                     throw notReplayable(recorder, call, "in ProcessingTime mode live Spark runs a batch only on a clock "
                             + "tick, so each input needs a processing time later than the one before; use "

@@ -154,6 +154,10 @@ public final class TraceFiles {
                 return NODES.objectNode().put("step", "input").put("file", file).put("rows", input.rows().size())
                         .put("at", input.at() == null ? null : input.at().toString());
             }
+            if (step instanceof Scenario.Restart<I>) {
+                plan.append("restart\n");
+                return NODES.objectNode().put("step", "restart");
+            }
             String to = ((Scenario.Tick<I>) step).to().toString();
             plan.append("tick to=").append(to).append('\n');
             return NODES.objectNode().put("step", "tick").put("to", to);
