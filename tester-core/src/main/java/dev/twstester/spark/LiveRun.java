@@ -138,7 +138,12 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         } catch (LiveRunException e) {
             throw e;
         } catch (Exception e) {
-            collect(null);
+            try {
+                // the batches that completed before the failure; an input step's rows belong to its first batch
+                collect(step instanceof Scenario.Input<I> input ? input.rows() : null);
+            } catch (RuntimeException secondary) {
+                e.addSuppressed(secondary);
+            }
             throw new LiveRunException("live Spark run failed at batch " + nextBatchId() + ": " + e.getMessage(), e, batches);
         }
     }
