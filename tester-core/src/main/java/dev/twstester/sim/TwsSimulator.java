@@ -16,8 +16,8 @@ import dev.twstester.TwsQuery;
 
 /**
  * Runs a {@link TwsQuery} in memory, micro-batch by micro-batch, as Spark 4.2.0's
- * {@code transformWithState} with the RocksDB state store and one shuffle partition would. No
- * SparkSession is started.
+ * {@code transformWithState} with the RocksDB state store would, with the query's shuffle
+ * partitions. No SparkSession is started.
  *
  * <h2>Setup</h2>
  * <pre>{@code
@@ -44,10 +44,15 @@ import dev.twstester.TwsQuery;
  * <h2>State</h2>
  * {@link #state()} reads and writes state and timers of any key between batches.
  *
+ * <h2>Faults</h2>
+ * {@link #restart()} restarts from the checkpoint, {@link #snapshot()} and {@link #restore} keep
+ * one, {@link #builder} adds {@code checkRetries()} (every batch run twice, as a retried task) and
+ * {@code realTimeMode()}.
+ *
  * <h2>Limitations</h2>
- * One shuffle partition; one source; the follow-up no-data batch runs at the data batch's
- * processing time (Spark's runs at the next trigger). A failing batch leaves everything as it was
- * before the batch and rethrows.
+ * One source; partitions run one after another; the follow-up no-data batch runs at the data
+ * batch's processing time (Spark's runs at the next trigger). A failing batch leaves everything as
+ * it was before the batch and rethrows.
  *
  * @param <K> grouping key type
  * @param <I> input row type
