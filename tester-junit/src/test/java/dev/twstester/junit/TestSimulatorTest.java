@@ -74,6 +74,23 @@ class TestSimulatorTest {
     }
 
     @Test
+    void a_restart_is_recorded_and_written_as_a_restart_line(@TempDir Path dir) {
+        sim.runBatchAt(Instant.ofEpochSecond(1), List.of(reading("a", 10, 0)));
+        sim.restart();
+        sim.runBatchAt(Instant.ofEpochSecond(3), List.of(reading("a", 11, 0)));
+
+        // each data batch advances the watermark, so a no-data batch follows it; ids continue after the restart
+        assertThat(sim.history().batches()).extracting(b -> b.batchId()).containsExactly(0L, 1L, 2L, 3L);
+        sim.saveTrace(dir);
+        assertThat(dir.resolve("scenario.txt")).content().startsWith("""
+                # replay plan: one line per step, in order; input files hold one JSON row per line
+                input 001.jsonl at=1970-01-01T00:00:01Z
+                restart
+                input 002.jsonl at=1970-01-01T00:00:03Z
+                """);
+    }
+
+    @Test
     void save_trace_writes_the_replay_files(@TempDir Path dir) {
         sim.runBatchAt(Instant.ofEpochSecond(1), List.of(reading("a", 10, 0)));
         sim.setProcessingTime(Instant.ofEpochSecond(2));
