@@ -13,6 +13,26 @@ interface Codec<T> {
         return (Codec<T>) ByReference.INSTANCE;
     }
 
+    /** Kept by reference, after checking that Spark's encoder takes the value as it is (else its error). */
+    static <T> Codec<T> checked(KeyCodec<T> codec) {
+        return new Codec<>() {
+            @Override
+            public Object store(T value) {
+                if (!codec.acceptsAsIs(value)) {
+                    return codec.decode(codec.encode(value));
+                }
+                return value;
+            }
+
+            @Override
+            public T load(Object stored) {
+                @SuppressWarnings("unchecked")
+                T value = (T) stored;
+                return value;
+            }
+        };
+    }
+
     static <T> Codec<T> encoded(KeyCodec<T> codec) {
         return new Codec<>() {
             @Override

@@ -325,6 +325,9 @@ final class Engine<K, I, O> {
             Long micros;
             Bytes key = knownKey;
             if (byReference) {
+                if (fidelity == Fidelity.FULL && !inputCodec.acceptsAsIs(row)) {
+                    encodeInput(row, i); // fails as Spark's encoder does
+                }
                 micros = eventTime == null ? null : eventTime.fromObject(row);
             } else {
                 byte[] encoded = encodeInput(row, i);
@@ -489,8 +492,10 @@ final class Engine<K, I, O> {
             } catch (RuntimeException e) {
                 throw ProcessorException.lazyIterator(function, key, batch.id, e);
             }
-            O delivered = fidelity == Fidelity.FULL && !outputCodec.immutable()
-                    ? outputCodec.decode(outputCodec.encode(next)) : next;
+            O delivered = next;
+            if (fidelity == Fidelity.FULL && (!outputCodec.immutable() || !outputCodec.acceptsAsIs(next))) {
+                delivered = outputCodec.decode(outputCodec.encode(next)); // Spark's encoder, its errors included
+            }
             checkEventTime(delivered, batch);
             batch.outputs.add(delivered);
             emitted.add(delivered);

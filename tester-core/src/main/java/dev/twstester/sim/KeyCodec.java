@@ -14,6 +14,23 @@ interface KeyCodec<T> {
         return primitive != null ? primitive : new SparkRows<>(encoder);
     }
 
+    /** The Java classes a tuple's elements must have, when every element is a string or boxed integer type; else null. */
+    static Class<?>[] immutableTuple(Encoder<?> encoder) {
+        Encoder<?>[] elements = dev.twstester.internal.RowCodec.tupleElements(encoder);
+        if (elements == null) {
+            return null;
+        }
+        Class<?>[] classes = new Class<?>[elements.length];
+        for (int i = 0; i < elements.length; i++) {
+            PrimitiveRows<?> leaf = PrimitiveRows.forEncoder(elements[i]);
+            if (leaf == null) {
+                return null;
+            }
+            classes[i] = leaf.javaClass();
+        }
+        return classes;
+    }
+
     byte[] encode(T value);
 
     T decode(byte[] bytes);
@@ -33,5 +50,13 @@ interface KeyCodec<T> {
      */
     default boolean immutable() {
         return false;
+    }
+
+    /**
+     * For an {@link #immutable()} type: whether Spark's encoder takes {@code value} as it is (so
+     * keeping it by reference cannot hide an encoder error). When false, encode it to get Spark's error.
+     */
+    default boolean acceptsAsIs(T value) {
+        return true;
     }
 }

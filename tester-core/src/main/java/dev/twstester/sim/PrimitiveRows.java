@@ -86,6 +86,18 @@ final class PrimitiveRows<T> implements KeyCodec<T> {
         return (T) value;
     }
 
+    /** The class of the values: String, Long, Integer, Short, Byte or Boolean. */
+    Class<?> javaClass() {
+        return switch (kind) {
+            case STRING -> String.class;
+            case LONG -> Long.class;
+            case INT -> Integer.class;
+            case SHORT -> Short.class;
+            case BYTE -> Byte.class;
+            case BOOLEAN -> Boolean.class;
+        };
+    }
+
     @Override
     public int partition(byte[] row, int partitions) {
         if ((row[0] & 1) != 0) {

@@ -12,9 +12,35 @@ import dev.twstester.internal.RowCodec;
 final class SparkRows<T> implements KeyCodec<T> {
     private final Encoder<T> encoder;
     private volatile Owned<T> last;
+    /** For a tuple of strings and boxed integers (immutable, like its elements): the element classes. */
+    private final Class<?>[] tuple;
 
     SparkRows(Encoder<T> encoder) {
         this.encoder = encoder;
+        this.tuple = KeyCodec.immutableTuple(encoder);
+    }
+
+    /** Tuples of strings and boxed integers: a decoded copy cannot be told from the original. */
+    @Override
+    public boolean immutable() {
+        return tuple != null;
+    }
+
+    @Override
+    public boolean acceptsAsIs(T value) {
+        if (tuple == null) {
+            return true;
+        }
+        if (!(value instanceof scala.Product p) || p.productArity() != tuple.length) {
+            return false;
+        }
+        for (int i = 0; i < tuple.length; i++) {
+            Object element = p.productElement(i);
+            if (element != null && element.getClass() != tuple[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     RowCodec<T> codec() {

@@ -113,7 +113,10 @@ final class StateStore {
     /** How values of {@code encoder}'s type are kept at this simulator's fidelity. */
     <T> Codec<T> values(Encoder<T> encoder) {
         KeyCodec<T> codec = codec(encoder);
-        return fidelity == Fidelity.FULL && !codec.immutable() ? Codec.encoded(codec) : Codec.byReference();
+        if (fidelity == Fidelity.FAST) {
+            return Codec.byReference();
+        }
+        return codec.immutable() ? Codec.checked(codec) : Codec.encoded(codec);
     }
 
     @SuppressWarnings("unchecked")
