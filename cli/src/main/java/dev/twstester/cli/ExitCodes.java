@@ -2,6 +2,8 @@ package dev.twstester.cli;
 
 import org.apache.spark.SparkThrowable;
 
+import dev.twstester.sim.NondeterministicBatchException;
+
 import picocli.CommandLine;
 
 /**
@@ -14,7 +16,8 @@ import picocli.CommandLine;
  *   <tr><td>1</td><td>live Spark or the expected run differs from the simulator</td></tr>
  *   <tr><td>2</td><td>usage: a bad option, path, query class or replay plan</td></tr>
  *   <tr><td>3</td><td>an input file is not valid for the query's input schema</td></tr>
- *   <tr><td>4</td><td>the processor threw (or Spark raised an error class) in a batch</td></tr>
+ *   <tr><td>4</td><td>the processor threw (or Spark raised an error class) in a batch, or with
+ *       {@code --check-retries} a batch run twice differed</td></tr>
  *   <tr><td>70</td><td>internal error of twstester</td></tr>
  * </table>
  */
@@ -32,7 +35,8 @@ public final class ExitCodes implements CommandLine.IExitCodeExceptionMapper {
     static final String DIFFERENCE_LINE = "1:live Spark (--live) or the expected run (--expect) differs";
     static final String USAGE_LINE = "2:usage: bad option, path, --query class or replay plan";
     static final String INVALID_INPUT_LINE = "3:an input file is not valid JSON lines for the query's input schema";
-    static final String PROCESSOR_LINE = "4:the processor threw, or Spark raised an error class, in a batch";
+    static final String PROCESSOR_LINE = "4:the processor threw or Spark raised an error class in a batch, or"
+            + " (--check-retries) a batch run twice differed";
     static final String INTERNAL_LINE = "70:internal error of twstester (rerun with --stacktrace and report it)";
 
     @Override
@@ -48,7 +52,7 @@ public final class ExitCodes implements CommandLine.IExitCodeExceptionMapper {
         if (exception instanceof CommandLine.ParameterException) {
             return USAGE;
         }
-        if (exception instanceof SparkThrowable) {
+        if (exception instanceof SparkThrowable || exception instanceof NondeterministicBatchException) {
             return PROCESSOR_FAILED;
         }
         return INTERNAL;

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import org.apache.spark.SparkThrowable;
 
 import dev.twstester.ProcessorException;
+import dev.twstester.sim.NondeterministicBatchException;
 import dev.twstester.spark.LiveRunException;
 
 /**
@@ -22,9 +23,17 @@ final class Failures {
         if (failure instanceof CliException e) {
             code = e.exitCode();
             line = e.getMessage();
+        } else if (failure instanceof Replay.StepFailure f
+                && f.getCause() instanceof NondeterministicBatchException nondeterministic) {
+            // the message names the batch and key and says what to look for; the stack trace is the simulator's
+            code = ExitCodes.PROCESSOR_FAILED;
+            line = f.where() + ": " + oneLine(nondeterministic.getMessage());
+        } else if (failure instanceof NondeterministicBatchException) {
+            code = ExitCodes.PROCESSOR_FAILED;
+            line = oneLine(failure.getMessage());
         } else if (failure instanceof Replay.StepFailure f) {
             code = ExitCodes.PROCESSOR_FAILED;
-            line = f.where() + ": " + batchFailure(f.getCause(), f.batchId());
+            line = f.where() + ": " + batchFailure(f.getCause(), f.batchId(), f.driverPass());
             traceHint = true;
         } else if (failure instanceof LiveRunException e && sparkError(e) != null) {
             code = ExitCodes.PROCESSOR_FAILED;
@@ -52,9 +61,9 @@ final class Failures {
     }
 
     /** {@code batch 2: handleInputRows threw for key bo: IllegalStateException: no hats [ERROR_CLASS]}. */
-    private static String batchFailure(Throwable cause, long batchId) {
+    private static String batchFailure(Throwable cause, long batchId, String driverPass) {
         if (cause instanceof ProcessorException p) {
-            String batch = p.batchId() < 0 ? "at query start" : "batch " + p.batchId();
+            String batch = p.batchId() < 0 ? driverPass : "batch " + p.batchId();
             String key = p.key().map(k -> " for key " + RowFormat.anyKeyText(k)).orElse("");
             Throwable user = p.getCause();
             String thrown = user == null ? oneLine(p.getMessage())
@@ -62,7 +71,7 @@ final class Failures {
             String how = p.getCondition() == null ? " (while Spark consumed the returned iterator)" : "";
             return batch + ": " + p.function() + " threw" + key + how + ": " + thrown + errorClass(p);
         }
-        String batch = batchId < 0 ? "at query start" : "batch " + batchId;
+        String batch = batchId < 0 ? driverPass : "batch " + batchId;
         return batch + ": " + oneLine(cause.getMessage());
     }
 

@@ -22,8 +22,10 @@ import dev.twstester.io.RunResultJson;
 /**
  * The replay for tools: one JSON object per line and batch, the batch as
  * {@link RunResultJson#writeLines} writes it plus {@code file} (the input file that caused it,
- * null for a tick) or {@code tick}, and with {@code --show-state} a {@code state} array of
- * {@code {"key":..., "variables":{name: value}, "timers":[...]}}. With {@code --live} or
+ * null for a tick) or {@code tick}, {@code metrics} (an object of every metric the batch reports,
+ * in {@link BatchResult#METRIC_NAMES} order), and with {@code --show-state} a {@code state} array of
+ * {@code {"key":..., "variables":{name: value}, "timers":[...]}}. A plan's restart step is a line
+ * {@code {"restart":{"nextBatchId":4,"watermark":"...","processingTime":"..."}}}. With {@code --live} or
  * {@code --expect} the lines carry {@code "engine":"simulator"}, the other run's batches follow
  * ({@code "engine":"spark"} or {@code "expected"}), and a last line
  * {@code {"comparison":{"left":"simulator","right":"spark","same":true,"differences":[...]}}} ends
@@ -79,10 +81,28 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
         } else {
             line.put("file", cause == null ? null : cause.file());
         }
+        ObjectNode metrics = line.putObject("metrics");
+        for (String name : BatchResult.METRIC_NAMES) {
+            Long value = b.metrics().get(name);
+            if (value != null) {
+                metrics.put(name, value);
+            }
+        }
         if (engine != null) {
             line.put("engine", engine);
         }
         return line;
+    }
+
+    @Override
+    public void restart(long nextBatchId, Instant watermark, Instant processingTime) {
+        ObjectNode line = JSON.createObjectNode();
+        line.putObject("restart").put("nextBatchId", nextBatchId).put("watermark", watermark.toString())
+                .put("processingTime", processingTime.toString());
+        if (tagEngine) {
+            line.put("engine", "simulator");
+        }
+        print(line);
     }
 
     @Override

@@ -17,13 +17,14 @@ import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
+import dev.twstester.sim.NondeterministicBatchException;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.LiveRunner;
 
 /**
  * One replay: reads every file of the plan, runs the steps on the simulator one by one (reporting
- * each batch with the file or tick that caused it), then optionally the same steps on live Spark
- * and a saved run to compare with.
+ * each batch with the file or tick that caused it, and each restart), then optionally the same
+ * steps on live Spark and a saved run to compare with.
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -36,17 +37,28 @@ final class Replay<K, I, O> {
     private final Report<K, I, O> report;
     private final PrintWriter err;
     private final PrintWriter progress;
-    private final boolean showState;
+    private final Settings settings;
+    /** True from a restart until the next input: the restarted query runs no batch before new data. */
+    private boolean restarted;
+
+    /**
+     * How the simulator runs and what is shown.
+     *
+     * @param showState    every key's state after each file's (and tick's) batches
+     * @param checkRetries run each batch twice, as a retried task, and fail if the runs differ
+     * @param realTime     real-time mode: one {@code handleInputRows} call per input row
+     */
+    record Settings(boolean showState, boolean checkRetries, boolean realTime) {}
 
     Replay(TwsQuery<K, I, O> query, String queryName, ReplayPlan plan, Report<K, I, O> report, PrintWriter err,
-            PrintWriter progress, boolean showState) {
+            PrintWriter progress, Settings settings) {
         this.query = query;
         this.queryName = queryName;
         this.plan = plan;
         this.report = report;
         this.err = err;
         this.progress = progress;
-        this.showState = showState;
+        this.settings = settings;
     }
 
     /** Runs the replay; the exit code is {@link ExitCodes#OK} or {@link ExitCodes#DIFFERENCE}. */
@@ -65,6 +77,10 @@ final class Replay<K, I, O> {
         report.start(queryName, plan);
         Map<Long, BatchCause> causes = new HashMap<>();
         for (ReplayPlan.Step step : plan.steps()) {
+            if (step instanceof ReplayPlan.Restart) {
+                restart(sim);
+                continue;
+            }
             RunResult<K, I, O> ran = runStep(sim, step, rows);
             BatchCause cause = step instanceof ReplayPlan.Input in ? BatchCause.file(in.file())
                     : BatchCause.tick(((ReplayPlan.Tick) step).to());
@@ -74,7 +90,7 @@ final class Replay<K, I, O> {
             }
             for (int i = 0; i < batches.size(); i++) {
                 causes.put(batches.get(i).batchId(), cause);
-                StateSnapshot<K> state = showState && i == batches.size() - 1
+                StateSnapshot<K> state = settings.showState() && i == batches.size() - 1
                         ? StateSnapshot.of(sim.state()) : null;
                 report.batch(batches.get(i), cause, state);
             }
@@ -93,8 +109,15 @@ final class Replay<K, I, O> {
     }
 
     private TwsSimulator<K, I, O> startSimulator() {
+        TwsSimulator.Builder<K, I, O> builder = TwsSimulator.builder(query);
+        if (settings.checkRetries()) {
+            builder.checkRetries();
+        }
+        if (settings.realTime()) {
+            builder.realTimeMode();
+        }
         try {
-            return new TwsSimulator<>(query);
+            return builder.build();
         } catch (RuntimeException e) {
             if (e instanceof SparkThrowable) {
                 throw new StepFailure(queryName + ": the driver-side init/close pass at query start", -1, e);
@@ -111,18 +134,36 @@ final class Replay<K, I, O> {
                 : "tick to " + ((ReplayPlan.Tick) step).to();
         try {
             if (step instanceof ReplayPlan.Input in) {
+                restarted = false;
                 List<I> input = rows.get(in.file());
                 return in.at() == null ? sim.runBatch(input) : sim.runBatchAt(in.at(), input);
             }
             return sim.setProcessingTime(((ReplayPlan.Tick) step).to());
         } catch (RuntimeException e) {
-            // Spark's errors, and the query's own code failing outside the processor (the key
-            // function, the input encoder), which the simulator reports as IllegalArgumentException
-            if (e instanceof SparkThrowable || e instanceof IllegalArgumentException) {
+            // Spark's errors, a batch that differs when retried (--check-retries), and the query's
+            // own code failing outside the processor (the key function, the input encoder), which
+            // the simulator reports as IllegalArgumentException
+            if (e instanceof SparkThrowable || e instanceof NondeterministicBatchException
+                    || e instanceof IllegalArgumentException) {
                 throw new StepFailure(where, sim.nextBatchId(), e);
             }
             throw e;
         }
+    }
+
+    /** The plan's restart step: the query restarts from its checkpoint (a fresh processor's driver pass runs). */
+    private void restart(TwsSimulator<K, I, O> sim) {
+        try {
+            sim.restart();
+        } catch (RuntimeException e) {
+            if (e instanceof SparkThrowable) {
+                throw new StepFailure("restart before batch " + sim.nextBatchId() + " (" + plan.source() + ")", -1,
+                        e, "the new processor's driver-side init/close pass");
+            }
+            throw e;
+        }
+        restarted = true;
+        report.restart(sim.nextBatchId(), sim.watermark(), sim.processingTime());
     }
 
     private String whyNoBatch(TwsSimulator<K, I, O> sim) {
@@ -130,8 +171,10 @@ final class Replay<K, I, O> {
             return "only the clock moved: " + TextReport.timeMode(query.timeMode())
                     + " queries run batches for input, not for trigger ticks";
         }
-        return sim.nextBatchId() == 0 ? "no batch has run yet: Spark runs nothing before the first data batch"
-                : "nothing to do";
+        if (sim.nextBatchId() == 0) {
+            return "no batch has run yet: Spark runs nothing before the first data batch";
+        }
+        return restarted ? "the query restarted: Spark runs nothing before the next data batch" : "nothing to do";
     }
 
     /** The plan as a {@link Scenario} for live Spark. */
@@ -144,8 +187,10 @@ final class Replay<K, I, O> {
                 } else {
                     b.batchAt(in.at(), rows.get(in.file()));
                 }
+            } else if (step instanceof ReplayPlan.Tick tick) {
+                b.tick(tick.to());
             } else {
-                b.tick(((ReplayPlan.Tick) step).to());
+                b.restart();
             }
         }
         return b.build();
@@ -183,11 +228,22 @@ final class Replay<K, I, O> {
 
         private final String where;
         private final long batchId;
+        private final String driverPass;
 
         StepFailure(String where, long batchId, Throwable cause) {
+            this(where, batchId, cause, "at query start");
+        }
+
+        /** {@code driverPass} names a failure outside any batch: at query start, or at a restart. */
+        StepFailure(String where, long batchId, Throwable cause, String driverPass) {
             super(where + ": " + cause.getMessage(), cause);
             this.where = where;
             this.batchId = batchId;
+            this.driverPass = driverPass;
+        }
+
+        String driverPass() {
+            return driverPass;
         }
 
         String where() {

@@ -51,20 +51,24 @@ import picocli.CommandLine.Spec;
         optionListHeading = "%nOptions:%n",
         footerHeading = "%nTime (TTL and processing-time timers):%n",
         footer = {
-            "  The processing-time clock starts at 1970-01-01T00:00:00Z. A file's batch runs at",
-            "  the current clock unless it is given a time. A tick moves the clock; in",
-            "  ProcessingTime mode it runs a no-data batch (timers fire, TTL expires), in the",
-            "  other modes nothing. Give the times in one of two ways:",
-            "  * a replay plan: the folder's scenario.txt, or --plan FILE, one step per line, as",
-            "    GenScenario.writeBatchFiles writes it (# starts a comment; the first blank line",
-            "    after the steps ends the plan):",
+            "  The processing-time clock starts at 1970-01-01T00:00:00Z. A file's batch runs",
+            "  at the current clock unless it is given a time. A tick moves the clock; in",
+            "  ProcessingTime mode it runs a no-data batch (timers fire, TTL expires), in",
+            "  the other modes nothing. Give the times in one of two ways:",
+            "  * a replay plan: the folder's scenario.txt, or --plan FILE, one step per",
+            "    line, as GenScenario.writeBatchFiles writes it (# starts a comment; the",
+            "    first blank line after the steps ends the plan):",
             "        input 001.jsonl at=1970-01-01T00:01:00Z",
             "        input 002.jsonl at=current",
+            "        restart",
             "        tick to=1970-01-01T00:31:00Z",
+            "    restart: the query restarts from its checkpoint (state, timers, watermark,",
+            "    clock and batch ids carry over; a new processor runs init/close on the",
+            "    driver); no batch runs until the next file, so ticks before it run none.",
             "  * options: --batch-interval, --start, --at and --tick.",
             "  In ProcessingTime mode every file needs a time strictly later than the step",
-            "  before it; with no plan and no --batch-interval, files are picked up one minute",
-            "  apart (--batch-interval PT1M).",
+            "  before it; with no plan and no --batch-interval, files are picked up one",
+            "  minute apart (--batch-interval PT1M).",
             "",
             "Examples:",
             "  twstester replay samples/src/main/resources/cart \\",
@@ -73,6 +77,8 @@ import picocli.CommandLine.Spec;
             "      --classpath target/classes --live",
             "  twstester replay clicks/ --query com.acme.Sessions --batch-interval PT5M \\",
             "      --tick 1970-01-01T01:00:00Z --show-state",
+            "  twstester replay events/ --query com.acme.Carts --shuffle-partitions 3 \\",
+            "      --check-retries --show-metrics",
             "  twstester replay events/ --query com.acme.Carts --format json > run.jsonl",
             "  twstester replay events/ --query com.acme.Carts --expect run.jsonl"
         },
@@ -107,6 +113,25 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--show-state",
             description = "After each file's batches (and each tick's): every key's state variables and timers.")
     private boolean showState;
+
+    @Option(names = "--show-metrics",
+            description = "After each batch's outputs and timers: its non-zero operator metrics, under Spark's names"
+                    + " (numRegisteredTimers, numUpdatedStateRows, ...). --format json always has them.")
+    private boolean showMetrics;
+
+    @Option(names = "--shuffle-partitions", paramLabel = "<n>",
+            description = "spark.sql.shuffle.partitions (default: the query's, usually 1): keys are hashed into n"
+                    + " partitions as Spark hashes them, and outputs come partition by partition. Also for --live.")
+    private Integer shufflePartitions;
+
+    @Option(names = "--check-retries",
+            description = "Simulator: run every batch twice from the same committed state, as Spark retries a task,"
+                    + " and fail (exit 4) naming the batch and key if the runs emit or keep different things.")
+    private boolean checkRetries;
+
+    @Option(names = "--real-time",
+            description = "Simulator: real-time mode, one handleInputRows call per input row (not with --live).")
+    private boolean realTime;
 
     @Option(names = "--live",
             description = "Also run the same steps on live Spark (local, RocksDB) and compare batch by batch;"
@@ -183,6 +208,14 @@ public final class ReplayCommand implements Callable<Integer> {
         if (expect != null && !Files.isRegularFile(expect)) {
             throw CliException.usage("--expect " + expect + ": no such file");
         }
+        if (shufflePartitions != null && shufflePartitions < 1) {
+            throw CliException.usage("--shuffle-partitions " + shufflePartitions + ": give 1 or more (Spark's"
+                    + " spark.sql.shuffle.partitions)");
+        }
+        if (realTime && live) {
+            throw CliException.usage("--real-time: live Spark has no real-time mode here; drop --live to run it on"
+                    + " the simulator, or --real-time to compare with Spark's micro-batches");
+        }
         Map<String, Instant> times = atTimes();
         List<EventFile> files = InputFiles.collect(paths);
         QueryLoader loader = new QueryLoader(classpath);
@@ -192,8 +225,10 @@ public final class ReplayCommand implements Callable<Integer> {
         thread.setContextClassLoader(loader.classLoader());
         try {
             QueryLoader.Loaded loaded = loader.load(query);
-            ReplayPlan replayPlan = plan(files, times, timeOptions, loaded.query(), err);
-            return replay(loaded.query(), loaded.name(), replayPlan, out, err);
+            TwsQuery<?, ?, ?> q = shufflePartitions == null ? loaded.query()
+                    : loaded.query().withShufflePartitions(shufflePartitions);
+            ReplayPlan replayPlan = plan(files, times, timeOptions, q, err);
+            return replay(q, loaded.name(), replayPlan, out, err);
         } finally {
             thread.setContextClassLoader(previous);
         }
@@ -202,9 +237,22 @@ public final class ReplayCommand implements Callable<Integer> {
     private <K, I, O> int replay(TwsQuery<K, I, O> q, String name, ReplayPlan replayPlan, PrintWriter out,
             PrintWriter err) {
         Report<K, I, O> report = format == Format.json ? new JsonReport<>(out, q, live || expect != null)
-                : new TextReport<>(out, q);
+                : new TextReport<>(out, q, showMetrics, simulatorModes());
         PrintWriter progress = quiet ? new PrintWriter(PrintWriter.nullWriter()) : err;
-        return new Replay<>(q, name, replayPlan, report, err, progress, showState).run(live, expect);
+        Replay.Settings settings = new Replay.Settings(showState, checkRetries, realTime);
+        return new Replay<>(q, name, replayPlan, report, err, progress, settings).run(live, expect);
+    }
+
+    /** What the text header says about the simulator's options. */
+    private List<String> simulatorModes() {
+        List<String> modes = new ArrayList<>();
+        if (checkRetries) {
+            modes.add("every batch run twice to check retries");
+        }
+        if (realTime) {
+            modes.add("real-time mode (one handleInputRows call per row)");
+        }
+        return modes;
     }
 
     private ReplayPlan plan(List<EventFile> files, Map<String, Instant> times, boolean timeOptions,

@@ -16,9 +16,10 @@ import java.util.TreeSet;
 
 /**
  * The order of a replay: input steps (one file = one micro-batch, optionally picked up at a given
- * processing time) and clock ticks. Comes from a plan file ({@code scenario.txt}, as
- * {@code GenScenario.writeBatchFiles} writes it) or from the options {@code --at}, {@code --tick}
- * and {@code --batch-interval}.
+ * processing time), clock ticks and restarts from the checkpoint. Comes from a plan file
+ * ({@code scenario.txt}, as {@code GenScenario.writeBatchFiles} and the JUnit extension's trace
+ * files write it) or from the options {@code --at}, {@code --tick} and {@code --batch-interval}
+ * (which give no restarts).
  */
 record ReplayPlan(List<Step> steps, String source) {
     ReplayPlan {
@@ -26,7 +27,7 @@ record ReplayPlan(List<Step> steps, String source) {
     }
 
     /** One step of a replay. */
-    sealed interface Step permits Input, Tick {}
+    sealed interface Step permits Input, Tick, Restart {}
 
     /** One file, one micro-batch, at processing time {@code at} or, when null, at the clock's current time. */
     record Input(EventFile file, Instant at) implements Step {}
@@ -34,16 +35,23 @@ record ReplayPlan(List<Step> steps, String source) {
     /** The processing-time clock moves to {@code to}: in ProcessingTime mode a (no-data) batch. */
     record Tick(Instant to) implements Step {}
 
+    /**
+     * The query stops and starts again from its checkpoint: state, timers, watermark, clock and
+     * batch ids carry over, a fresh processor runs the driver-side init/close pass, and no batch
+     * runs until the next input.
+     */
+    record Restart() implements Step {}
+
     int inputCount() {
         return (int) steps.stream().filter(s -> s instanceof Input).count();
     }
 
     /**
-     * Reads a plan: one step per line, {@code input FILE [at=current|<ISO instant>]} or
-     * {@code tick to=<ISO instant>}; {@code #} comments and blank lines are skipped, and the first
-     * blank line after a step ends the plan (what follows is notes, like the scenario description
-     * {@code writeBatchFiles} appends). Files are named relative to the plan's folder; every event
-     * file given to the replay must appear in it.
+     * Reads a plan: one step per line, {@code input FILE [at=current|<ISO instant>]},
+     * {@code tick to=<ISO instant>} or {@code restart}; {@code #} comments and blank lines are
+     * skipped, and the first blank line after a step ends the plan (what follows is notes, like the
+     * scenario description {@code writeBatchFiles} appends). Files are named relative to the plan's
+     * folder; every event file given to the replay must appear in it.
      */
     static ReplayPlan read(Path planFile, String display, List<EventFile> given) {
         List<String> lines;
@@ -87,10 +95,17 @@ record ReplayPlan(List<Step> steps, String source) {
                 steps.add(new Input(event, time));
             } else if (words[0].equals("tick") && words.length == 2) {
                 steps.add(new Tick(instant(option(words[1], "to", at, line), at)));
+            } else if (words[0].equals("restart")) {
+                if (words.length > 1) {
+                    throw CliException.invalidInput(at + "\"" + shorten(line) + "\": restart takes nothing after it;"
+                            + " write \"restart\" alone on its line (the query restarts from its checkpoint there)",
+                            null);
+                }
+                steps.add(new Restart());
             } else {
                 throw CliException.invalidInput(at + "cannot read \"" + shorten(line) + "\"; a step is "
-                        + "\"input 001.jsonl at=current\", \"input 002.jsonl at=2024-05-01T10:00:00Z\" or "
-                        + "\"tick to=2024-05-01T10:05:00Z\"", null);
+                        + "\"input 001.jsonl at=current\", \"input 002.jsonl at=2024-05-01T10:00:00Z\", "
+                        + "\"tick to=2024-05-01T10:05:00Z\" or \"restart\"", null);
             }
         }
         for (EventFile f : given) {
@@ -101,7 +116,7 @@ record ReplayPlan(List<Step> steps, String source) {
         }
         if (steps.isEmpty()) {
             throw CliException.invalidInput(display + ": the plan has no step; write lines like "
-                    + "\"input 001.jsonl at=current\" and \"tick to=2024-05-01T10:05:00Z\"", null);
+                    + "\"input 001.jsonl at=current\", \"tick to=2024-05-01T10:05:00Z\" and \"restart\"", null);
         }
         return new ReplayPlan(steps, display);
     }
@@ -159,6 +174,9 @@ record ReplayPlan(List<Step> steps, String source) {
         Instant now = Instant.EPOCH;
         String previous = "the start (" + Instant.EPOCH + ")";
         for (Step s : steps) {
+            if (s instanceof Restart) {
+                continue;   // the clock carries over
+            }
             Instant time = s instanceof Input in ? in.at() : ((Tick) s).to();
             String what = s instanceof Input in ? in.file().name() : "tick to " + ((Tick) s).to();
             if (time == null) {

@@ -23,6 +23,12 @@ interface Report<K, I, O> {
     /** One batch the simulator ran; {@code state} (or null) is every key's state after it. */
     void batch(BatchResult<K, I, O> batch, BatchCause cause, StateSnapshot<K> state);
 
+    /**
+     * The query restarted from its checkpoint (a plan's {@code restart} step): {@code nextBatchId},
+     * the watermark and processing time carry over; no batch runs until the next input.
+     */
+    void restart(long nextBatchId, Instant watermark, Instant processingTime);
+
     /** A clock tick that ran no batch (a query not in ProcessingTime mode, or before the first batch). */
     void tickWithoutBatch(Instant to, String why);
 

@@ -26,8 +26,10 @@ import dev.twstester.internal.RowCodec;
  *   outputs: 1
  *     {"itemCount":2,"lastSeen":"2024-05-01T10:05:00Z","userId":"ana"}
  *   timers fired: ana@2024-05-01T10:35:00Z
+ *   metrics: numExpiredTimers=1, numRemovedStateRows=2
  * </pre>
- * Rows are shown as JSON through the query's encoders, times in UTC.
+ * Rows are shown as JSON through the query's encoders, times in UTC; the metrics line (with
+ * {@code --show-metrics}) lists the batch's non-zero metrics in {@link BatchResult#METRIC_NAMES} order.
  */
 final class TextReport<K, I, O> implements Report<K, I, O> {
     private final PrintWriter out;
@@ -35,10 +37,19 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
     private final RowCodec<K> keys;
     private final RowCodec<I> inputs;
     private final RowCodec<O> outputs;
+    private final boolean showMetrics;
+    private final List<String> simulatorModes;
 
-    TextReport(PrintWriter out, TwsQuery<K, I, O> query) {
+    /**
+     * @param showMetrics    print each batch's non-zero metrics
+     * @param simulatorModes how the simulator runs beyond Spark's defaults, for the header
+     *                       (e.g. {@code real-time mode}); empty for none
+     */
+    TextReport(PrintWriter out, TwsQuery<K, I, O> query, boolean showMetrics, List<String> simulatorModes) {
         this.out = out;
         this.query = query;
+        this.showMetrics = showMetrics;
+        this.simulatorModes = List.copyOf(simulatorModes);
         this.keys = RowCodec.of(query.keyEncoder());
         this.inputs = RowCodec.of(query.inputEncoder());
         this.outputs = RowCodec.of(query.outputEncoder());
@@ -49,6 +60,7 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
         int files = plan.inputCount();
         out.println("replay of " + files + (files == 1 ? " file" : " files") + " with " + queryName + ": "
                 + describe(query) + (plan.source().equals("options") ? "" : "; plan " + plan.source())
+                + (simulatorModes.isEmpty() ? "" : "; simulator: " + String.join(", ", simulatorModes))
                 + ". Times in UTC.");
     }
 
@@ -56,7 +68,10 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
         String watermark = query.eventTimeColumn()
                 .map(c -> ", watermark on " + c + " with delay " + query.watermarkDelay())
                 .orElse(", no watermark");
-        return timeMode(query.timeMode()) + " mode, " + outputMode(query.outputMode()) + " output" + watermark;
+        String partitions = query.shufflePartitions() == 1 ? ""
+                : ", " + query.shufflePartitions() + " shuffle partitions";
+        return timeMode(query.timeMode()) + " mode, " + outputMode(query.outputMode()) + " output" + watermark
+                + partitions;
     }
 
     static String timeMode(TimeMode mode) {
@@ -102,6 +117,21 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
             timers.add(RowFormat.keyText(t.key(), keys) + "@" + t.expiry());
         }
         out.println("  timers fired: " + (timers.isEmpty() ? "none" : String.join(", ", timers)));
+        if (showMetrics) {
+            printMetrics(b);
+        }
+    }
+
+    /** The non-zero metrics in Spark's order ({@link BatchResult#METRIC_NAMES}). */
+    private void printMetrics(BatchResult<K, I, O> b) {
+        List<String> shown = new ArrayList<>();
+        for (String name : BatchResult.METRIC_NAMES) {
+            long value = b.metric(name);
+            if (value != 0) {
+                shown.add(name + "=" + value);
+            }
+        }
+        out.println("  metrics: " + (shown.isEmpty() ? "none" : String.join(", ", shown)));
     }
 
     private void printState(StateSnapshot<K> state) {
@@ -119,6 +149,13 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
             out.println("    " + RowFormat.keyText(k.key(), keys) + ": "
                     + (parts.isEmpty() ? "(nothing visible: expired by TTL)" : String.join(", ", parts)));
         }
+    }
+
+    @Override
+    public void restart(long nextBatchId, Instant watermark, Instant processingTime) {
+        out.println("restart: the query restarted from its checkpoint (state, timers, watermark " + watermark
+                + " and batch ids kept; a fresh processor ran init/close on the driver); no batch runs until the"
+                + " next file (batch " + nextBatchId + ")");
     }
 
     @Override
@@ -141,8 +178,11 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
     public void comparison(String otherName, String otherTitle, RunResult<K, I, O> other,
             List<RunDifference> differences, Map<Long, BatchCause> causes) {
         if (differences.isEmpty()) {
+            // RunComparison compares metrics where both runs have them; the simulator always does
+            boolean metrics = other.batches().stream().noneMatch(b -> b.metrics().isEmpty());
             out.println(otherTitle + ": " + count(other.batches().size(), "batch", "batches")
-                    + ", the same as the simulator's (ids, watermarks, batch timestamps, late rows, outputs, timers)");
+                    + ", the same as the simulator's (ids, watermarks, batch timestamps, late rows, outputs, timers"
+                    + (metrics ? ", metrics)" : ")"));
             return;
         }
         out.println(otherTitle + " differs from the simulator: " + count(differences.size(), "difference", "differences"));

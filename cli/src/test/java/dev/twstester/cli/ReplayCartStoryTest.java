@@ -206,7 +206,7 @@ class ReplayCartStoryTest {
         assertThat(same.exitCode()).as(same.toString()).isZero();
         assertThat(same.out()).endsWith("expected run " + expected
                 + ": 6 batches, the same as the simulator's (ids, watermarks, batch timestamps, late rows, outputs,"
-                + " timers)\n");
+                + " timers, metrics)\n");
 
         // WHEN the saved run says ana had 3 items THEN exit 1, and the difference is shown
         Path changed = Files.writeString(dir.resolve("changed.jsonl"), saved.replace("\"itemCount\":2", "\"itemCount\":3"));

@@ -222,7 +222,8 @@ class ReplayErrorsTest {
                   1    live Spark (--live) or the expected run (--expect) differs
                   2    usage: bad option, path, --query class or replay plan
                   3    an input file is not valid JSON lines for the query's input schema
-                  4    the processor threw, or Spark raised an error class, in a batch
+                  4    the processor threw or Spark raised an error class in a batch, or
+                         (--check-retries) a batch run twice differed
                   70   internal error of twstester (rerun with --stacktrace and report it)
                 """)
                 .contains("        input 001.jsonl at=1970-01-01T00:01:00Z\n")

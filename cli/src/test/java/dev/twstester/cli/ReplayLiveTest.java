@@ -2,8 +2,12 @@ package dev.twstester.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code --live}: the same files on live Spark 4.2.0 (local, RocksDB), compared batch by batch. */
 @Tag("live")
@@ -16,7 +20,7 @@ class ReplayLiveTest {
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).isEqualTo(ReplayCartStoryTest.header(ReplayCartStoryTest.CART + "#query")
                 + ReplayCartStoryTest.STORY + "live Spark: 6 batches, the same as the simulator's (ids, watermarks,"
-                + " batch timestamps, late rows, outputs, timers)\n");
+                + " batch timestamps, late rows, outputs, timers, metrics)\n");
         assertThat(r.err()).contains("twstester: running the same steps on live Spark");
     }
 
@@ -29,5 +33,20 @@ class ReplayLiveTest {
         assertThat(r.out().lines()).hasSize(6 + 6 + 1);
         assertThat(r.out().lines().toList().get(12)).isEqualTo("{\"comparison\":{\"left\":\"simulator\",\"right\":\"spark\","
                 + "\"same\":true,\"differences\":[]}}");
+    }
+
+    @Test
+    void aRestartWithTwoShufflePartitionsRunsTheSameOnLiveSpark(@TempDir Path dir) throws IOException {
+        ReplayRestartTest.cartWithRestart(dir);
+
+        Cli.Result r = Cli.run("replay", dir.toString(), "--query", ReplayCartStoryTest.CART, "--live",
+                "--shuffle-partitions", "2");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(ReplayRestartTest.restartLine("2024-05-01T10:10:00Z", 4) + "batch 4 (data, 003.jsonl)")
+                .endsWith("\nlive Spark: 6 batches, the same as the simulator's (ids, watermarks, batch timestamps,"
+                        + " late rows, outputs, timers, metrics)\n");
+        assertThat(r.out()).startsWith("replay of 3 files with " + ReplayCartStoryTest.CART + "#query: EventTime"
+                + " mode, Update output, watermark on ts with delay PT10M, 2 shuffle partitions; plan ");
     }
 }
