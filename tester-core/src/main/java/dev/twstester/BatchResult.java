@@ -68,6 +68,7 @@ public record BatchResult<K, I, O>(
                 firedTimers, Map.of());
     }
 
+    @SuppressWarnings("unchecked")
     public BatchResult {
         input = unmodifiable(input);
         droppedLate = List.copyOf(droppedLate);
@@ -76,9 +77,12 @@ public record BatchResult<K, I, O>(
         Objects.requireNonNull(batchTimestamp, "batchTimestamp must not be null");
         outputs = List.copyOf(outputs);
         firedTimers = List.copyOf(firedTimers);
-        metrics = metrics.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(metrics));
+        metrics = metrics.isEmpty() ? Map.of()
+                : metrics.getClass() == UNMODIFIABLE_SORTED_MAP && ((java.util.SortedMap<String, Long>) metrics).comparator() == null
+                ? metrics : Collections.unmodifiableSortedMap(new TreeMap<>(metrics));
     }
 
+    private static final Class<?> UNMODIFIABLE_SORTED_MAP = Collections.unmodifiableSortedMap(new TreeMap<>()).getClass();
     private static final Class<?> UNMODIFIABLE_VIEW = Collections.unmodifiableList(new java.util.LinkedList<>()).getClass();
     private static final Class<?> UNMODIFIABLE_RANDOM_ACCESS_VIEW = Collections.unmodifiableList(List.of()).getClass();
 

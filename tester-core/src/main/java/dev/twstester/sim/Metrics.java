@@ -1,5 +1,6 @@
 package dev.twstester.sim;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,8 +55,20 @@ final class Metrics {
                 total[i] += task.counts[i];
             }
         }
-        Map<String, Long> named = new TreeMap<>();
-        INDEX.forEach((name, i) -> named.put(name, total[i]));
-        return named;
+        TreeMap<String, Long> named = new TreeMap<>(ZEROS); // linear: copied from a sorted map
+        int k = 0;
+        for (Map.Entry<String, Long> e : named.entrySet()) {
+            e.setValue(total[SORTED_INDEX[k++]]);
+        }
+        return Collections.unmodifiableSortedMap(named);
+    }
+
+    /** Every metric at 0, in name order, and each name's counter index in that order. */
+    private static final TreeMap<String, Long> ZEROS = new TreeMap<>();
+    private static final int[] SORTED_INDEX;
+
+    static {
+        INDEX.keySet().forEach(name -> ZEROS.put(name, 0L));
+        SORTED_INDEX = ZEROS.keySet().stream().mapToInt(INDEX::get).toArray();
     }
 }
