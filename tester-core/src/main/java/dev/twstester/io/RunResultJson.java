@@ -58,7 +58,7 @@ public final class RunResultJson {
     private static final ObjectMapper MAPPER = JsonRows.mapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final List<String> BATCH_FIELDS = List.of("batchId", "hadInput", "batchTimestamp", "lateWatermark",
-            "evictionWatermark", "input", "droppedLate", "outputs", "firedTimers");
+            "evictionWatermark", "input", "droppedLate", "outputs", "firedTimers", "metrics");
 
     private RunResultJson() {}
 
@@ -181,6 +181,10 @@ public final class RunResultJson {
                 timer.set("key", value(t.key(), keys));
                 timer.put("expiry", t.expiry().toString());
             }
+            if (!b.metrics().isEmpty()) {
+                ObjectNode metrics = out.putObject("metrics");
+                b.metrics().forEach(metrics::put);
+            }
             return out;
         }
 
@@ -207,7 +211,30 @@ public final class RunResultJson {
                     instant(json, "evictionWatermark", where),
                     instant(json, "batchTimestamp", where),
                     values(json, "outputs", outputs, where),
-                    timers(json, where));
+                    timers(json, where),
+                    metrics(json, where));
+        }
+
+        /** The optional {@code metrics} object: metric name to a whole number (absent: not measured). */
+        private static java.util.Map<String, Long> metrics(JsonNode batch, String where) {
+            java.util.Map<String, Long> out = new java.util.TreeMap<>();
+            JsonNode metrics = batch.get("metrics");
+            if (metrics == null) {
+                return out;
+            }
+            if (!metrics.isObject()) {
+                throw new IllegalArgumentException(where + ": \"metrics\" must be an object of metric names and "
+                        + "whole numbers, got " + shorten(metrics));
+            }
+            for (Iterator<java.util.Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext(); ) {
+                java.util.Map.Entry<String, JsonNode> e = it.next();
+                if (!e.getValue().isIntegralNumber() || !e.getValue().canConvertToLong()) {
+                    throw new IllegalArgumentException(where + ": metric \"" + e.getKey() + "\" must be a whole number, got "
+                            + shorten(e.getValue()));
+                }
+                out.put(e.getKey(), e.getValue().longValue());
+            }
+            return out;
         }
 
         private List<FiredTimer<K>> timers(JsonNode batch, String where) {

@@ -155,7 +155,7 @@ class RunResultJsonTest {
     }
 
     private static String batchFields() {
-        return "[batchId, hadInput, batchTimestamp, lateWatermark, evictionWatermark, input, droppedLate, outputs, firedTimers]";
+        return "[batchId, hadInput, batchTimestamp, lateWatermark, evictionWatermark, input, droppedLate, outputs, firedTimers, metrics]";
     }
 
     private static String linesError(String lines) {
