@@ -191,7 +191,7 @@ public final class ScenarioGenerator {
      * checkpoint between two steps: it is tried once per gap between steps, never before the first
      * step, after the last or right after another restart. Restarts are drawn from their own random
      * source: a seed gives the same inputs and ticks whatever the chance, with restarts in between.
-     * Each restart costs a live run a query stop and start (about a second).
+     * A live run stops and starts its streaming query for each restart.
      */
     public ScenarioGenerator restartChance(double chance) {
         if (!(chance >= 0 && chance < 1)) {
