@@ -35,6 +35,17 @@ import java.util.function.UnaryOperator;
  * property {@value #SEED_PROPERTY} is set (e.g. {@code mvn test -Dtwstester.seed=-8234...}), only
  * that seed runs, once: that is how a failure report's rerun hint reproduces one try.
  *
+ * <h2>Shuffle partitions</h2>
+ * With {@link #shufflePartitions(int, int)} every generated scenario also gets a partition count
+ * ({@link GenScenario#shufflePartitions()}), chosen from its try seed; the check runs the query
+ * with it through {@link GenScenario#applyTo}, and the failure report shows it. Off by default:
+ * the scenarios carry no count and the query's own applies.
+ *
+ * <pre>{@code
+ * Property.forAll(generator).shufflePartitions(1, 3)
+ *         .check(gen -> check(new TwsSimulator<>(gen.applyTo(query)).run(gen.toScenario(carts))));
+ * }</pre>
+ *
  * <p>Immutable; every setter returns a new {@code Property}.
  */
 public final class Property {
@@ -44,6 +55,8 @@ public final class Property {
     public static final String TRIES_PROPERTY = "twstester.tries";
     /** Tries when neither {@link #tries} nor {@value #TRIES_PROPERTY} says otherwise. */
     public static final int DEFAULT_TRIES = 25;
+    /** Mixed into a try seed for its partition count, so the count leaves the generated steps as they were. */
+    private static final long PARTITIONS_SALT = 0x5061_7274_6974_696FL;
 
     private final ScenarioGenerator generator;
     private final Integer tries;
@@ -51,21 +64,26 @@ public final class Property {
     private final Shrinker shrinker;
     private final UnaryOperator<String> properties;
     private final PrintStream out;
+    private final PartitionRange partitions;
+
+    /** The shuffle partition counts to choose from, both inclusive. */
+    private record PartitionRange(int min, int max) {}
 
     private Property(ScenarioGenerator generator, Integer tries, Long baseSeed, Shrinker shrinker,
-            UnaryOperator<String> properties, PrintStream out) {
+            UnaryOperator<String> properties, PrintStream out, PartitionRange partitions) {
         this.generator = generator;
         this.tries = tries;
         this.baseSeed = baseSeed;
         this.shrinker = shrinker;
         this.properties = properties;
         this.out = out;
+        this.partitions = partitions;
     }
 
     /** A property over the scenarios {@code generator} makes. */
     public static Property forAll(ScenarioGenerator generator) {
         return new Property(Objects.requireNonNull(generator, "generator must not be null"), null, null,
-                Shrinker.create(), System::getProperty, System.out);
+                Shrinker.create(), System::getProperty, System.out, null);
     }
 
     /** Run {@code n} tries ({@code n >= 1}); overrides {@value #TRIES_PROPERTY}. */
@@ -73,22 +91,49 @@ public final class Property {
         if (n < 1) {
             throw new IllegalArgumentException("tries(" + n + ") must be at least 1");
         }
-        return new Property(generator, n, baseSeed, shrinker, properties, out);
+        return new Property(generator, n, baseSeed, shrinker, properties, out, partitions);
     }
 
     /** Derive the tries' seeds from {@code base} instead of a random base seed. */
     public Property seed(long base) {
-        return new Property(generator, tries, base, shrinker, properties, out);
+        return new Property(generator, tries, base, shrinker, properties, out, partitions);
     }
 
     /** Shrink with {@code s} (default {@link Shrinker#create()}, {@value Shrinker#DEFAULT_MAX_ATTEMPTS} attempts). */
     public Property shrinker(Shrinker s) {
-        return new Property(generator, tries, baseSeed, Objects.requireNonNull(s, "shrinker must not be null"), properties, out);
+        return new Property(generator, tries, baseSeed, Objects.requireNonNull(s, "shrinker must not be null"), properties,
+                out, partitions);
+    }
+
+    /**
+     * Gives every generated scenario a shuffle partition count from {@code min} to {@code max}
+     * (both inclusive, {@code 1 <= min <= max}), chosen from its try seed: the check should run
+     * {@link GenScenario#applyTo}{@code (query)}. The shrinker may lower a failing scenario's
+     * count, down to 1. Default: no count (the query's own).
+     */
+    public Property shufflePartitions(int min, int max) {
+        if (min < 1 || max < min) {
+            throw new IllegalArgumentException("shufflePartitions(" + min + ", " + max + "): need 1 <= min <= max");
+        }
+        return new Property(generator, tries, baseSeed, shrinker, properties, out, new PartitionRange(min, max));
     }
 
     /** For tests: read settings from {@code lookup} instead of system properties, and print to {@code stream}. */
     Property environment(UnaryOperator<String> lookup, PrintStream stream) {
-        return new Property(generator, tries, baseSeed, shrinker, lookup, stream);
+        return new Property(generator, tries, baseSeed, shrinker, lookup, stream, partitions);
+    }
+
+    /**
+     * The scenario try seed {@code seed} checks: the generator's, with a shuffle partition count
+     * when {@link #shufflePartitions} asked for one.
+     */
+    public GenScenario scenario(long seed) {
+        GenScenario scenario = generator.generate(seed);
+        if (partitions == null) {
+            return scenario;
+        }
+        int range = partitions.max() - partitions.min() + 1;
+        return scenario.withShufflePartitions(partitions.min() + new SplittableRandom(seed ^ PARTITIONS_SALT).nextInt(range));
     }
 
     /**
@@ -137,7 +182,7 @@ public final class Property {
     private PropertyResult run(Function<GenScenario, Optional<String>> check, List<Long> seeds, long base,
             boolean fixedSeed) {
         for (int i = 0; i < seeds.size(); i++) {
-            GenScenario scenario = generator.generate(seeds.get(i));
+            GenScenario scenario = scenario(seeds.get(i));
             Optional<String> message = evaluate(check, scenario);
             if (message.isPresent()) {
                 PropertyResult.Failure failure = shrink(check, seeds.get(i), i, scenario, message.get());

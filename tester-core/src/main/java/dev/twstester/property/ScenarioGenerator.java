@@ -23,7 +23,8 @@ import org.apache.spark.sql.streaming.TimeMode;
  *         .watermarkDelay(Duration.ofSeconds(10))       // the query's withWatermark delay
  *         .interestingDurations(Duration.ofSeconds(30)) // e.g. the processor's timer offset
  *         .batches(1, 6)
- *         .eventsPerBatch(0, 4);
+ *         .eventsPerBatch(0, 4)
+ *         .restartChance(0.1);                          // now and then a restart from the checkpoint
  * GenScenario gen = carts.generate(42L);
  * }</pre>
  *
@@ -39,13 +40,17 @@ import org.apache.spark.sql.streaming.TimeMode;
  *   <li><b>Processing-time boundaries</b> ({@link #interestingDurations}): clock jumps that land
  *       exactly on, 1 ms before or 1 ms after {@code time of an earlier input + duration}, for TTL
  *       expiry ({@code batchTs >= writeTs + ttl}) and processing-time timers ({@code expiry <= batchTs}).</li>
+ *   <li><b>Restarts</b> (with {@link #restartChance}): the query restarts from its checkpoint
+ *       between two steps, e.g. between a batch that registered timers and the tick that would
+ *       fire them.</li>
  * </ul>
  *
  * <h2>Steps by time mode</h2>
  * EventTime and None: inputs mostly run at the current processing time, some at a later one, with
  * occasional ticks (which run nothing in these modes but move processing time). ProcessingTime:
  * every input has a processing time strictly later than the step before, and so has every tick
- * (live Spark runs one batch per clock tick). The clock starts at the epoch.
+ * (live Spark runs one batch per clock tick). The clock starts at the epoch. In every mode a
+ * restart can come between any two steps, never first, last or twice in a row.
  *
  * <p>Not thread-safe while being configured; {@link #generate} does not change the generator.
  */
@@ -53,6 +58,8 @@ public final class ScenarioGenerator {
     private static final double TICK_CHANCE = 0.3;
     private static final double INPUT_AT_CHANCE = 0.2;
     private static final double EMPTY_BATCH_CHANCE = 0.12;
+    /** Mixed into the seed of the restarts' own random source, so they leave the other steps as they were. */
+    private static final long RESTART_SALT = 0x5265_7374_6172_7473L;
 
     private List<String> keys = List.of("a", "b", "c");
     private int variants = 1;
@@ -67,13 +74,14 @@ public final class ScenarioGenerator {
     private Duration watermarkDelay;
     private long[] processingSteps = {1_000, 5_000, 30_000};
     private long[] interesting = {};
+    private double restartChance;
 
     private ScenarioGenerator() {}
 
     /**
      * A generator with the defaults: keys a, b, c; one variant; {@code TimeMode.None()}; 1 to 6
      * input batches of 0 to 5 events; event times from 2024-01-01T00:00:00Z spread over 1 minute;
-     * no watermark; processing-time steps of 1 s, 5 s and 30 s; no interesting durations.
+     * no watermark; processing-time steps of 1 s, 5 s and 30 s; no interesting durations; no restarts.
      */
     public static ScenarioGenerator create() {
         return new ScenarioGenerator();
@@ -178,6 +186,21 @@ public final class ScenarioGenerator {
         return this;
     }
 
+    /**
+     * The chance ({@code 0 <= chance < 1}, default 0: no restarts) that the query restarts from its
+     * checkpoint between two steps: it is tried once per gap between steps, never before the first
+     * step, after the last or right after another restart. Restarts are drawn from their own random
+     * source: a seed gives the same inputs and ticks whatever the chance, with restarts in between.
+     * A live run stops and starts its streaming query for each restart.
+     */
+    public ScenarioGenerator restartChance(double chance) {
+        if (!(chance >= 0 && chance < 1)) {
+            throw new IllegalArgumentException("restartChance(" + chance + ") must be at least 0 and below 1");
+        }
+        this.restartChance = chance;
+        return this;
+    }
+
     private static long[] positiveMillis(String what, Duration[] durations, boolean allowEmpty) {
         if (durations.length == 0 && !allowEmpty) {
             throw new IllegalArgumentException(what + "(...) needs at least one duration");
@@ -210,8 +233,24 @@ public final class ScenarioGenerator {
                 run.ticks(steps);
             }
         }
-        return GenScenario.of(timeMode, steps).withEventTimeBase(eventTimeBase).withWatermarkDelay(watermarkDelay)
-                .withVariantNames(variantNames);
+        return GenScenario.of(timeMode, withRestarts(steps, seed)).withEventTimeBase(eventTimeBase)
+                .withWatermarkDelay(watermarkDelay).withVariantNames(variantNames);
+    }
+
+    /** {@code steps} with a restart in each gap between two steps with chance {@link #restartChance}. */
+    private List<GenScenario.Step> withRestarts(List<GenScenario.Step> steps, long seed) {
+        if (restartChance == 0) {
+            return steps;
+        }
+        SplittableRandom random = new SplittableRandom(seed ^ RESTART_SALT);
+        List<GenScenario.Step> out = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            if (i > 0 && random.nextDouble() < restartChance) {
+                out.add(new GenScenario.Restart());
+            }
+            out.add(steps.get(i));
+        }
+        return out;
     }
 
     /** The state of one generation: the random source, the clock and what the stream saw so far. */

@@ -12,6 +12,7 @@ import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 import dev.twstester.property.GenScenario.Input;
+import dev.twstester.property.GenScenario.Restart;
 import dev.twstester.property.GenScenario.Step;
 import dev.twstester.property.GenScenario.Tick;
 
@@ -22,14 +23,18 @@ import dev.twstester.property.GenScenario.Tick;
  * (calls of the predicate, default {@value #DEFAULT_MAX_ATTEMPTS}) is spent. Candidates already
  * tried are not tried again.
  *
- * <p>Reductions, in the order tried: drop runs of steps (halves, quarters, ..., single steps);
- * drop all events of one key; drop all ticks; drop single events; merge two adjacent input steps;
+ * <p>Reductions, in the order tried: drop runs of steps (halves, quarters, ..., single steps,
+ * restarts included); drop all events of one key; drop all ticks; drop all restarts; run the query
+ * with one shuffle partition, or one fewer (for a scenario with a count); drop single events;
+ * merge two adjacent input steps;
  * let an input run at the current processing time instead of its own (not in ProcessingTime mode);
  * rename a key to the smallest key; shift all event times down toward the event-time base; move
  * one event's time to the previous event's time, halfway to the smallest time or onto it; lower a
  * variant toward 0; close a processing-time gap (the step and all later ones move earlier, so
  * the distances after it stay). Every candidate is a valid scenario: in ProcessingTime mode step
- * times stay strictly increasing.
+ * times stay strictly increasing. A restart left first or right after another restart by a
+ * reduction is dropped with it (the generator never makes those, and they change nothing a
+ * failure could need beyond the driver-side init pass). Restarts a failure needs stay.
  *
  * <pre>{@code
  * ShrinkResult r = Shrinker.create().maxAttempts(500)
@@ -121,6 +126,8 @@ public final class Shrinker {
         dropStepRuns(out);
         dropKeys(out);
         out.add("dropped all ticks", s.steps().stream().filter(st -> !(st instanceof Tick)).toList());
+        out.add("dropped all restarts", s.steps().stream().filter(st -> !(st instanceof Restart)).toList());
+        fewerPartitions(out);
         dropEvents(out);
         mergeInputs(out);
         clearInputTimes(out);
@@ -147,8 +154,19 @@ public final class Shrinker {
     }
 
     private static String kind(Step step) {
-        return step instanceof Input in ? "input of " + in.events().size() + (in.events().size() == 1 ? " event" : " events")
-                : "tick to " + Times.instant(((Tick) step).toMs());
+        if (step instanceof Input in) {
+            return "input of " + in.events().size() + (in.events().size() == 1 ? " event" : " events");
+        }
+        return step instanceof Tick tick ? "tick to " + Times.instant(tick.toMs()) : "restart";
+    }
+
+    private static void fewerPartitions(Candidates out) {
+        int n = out.scenario.shufflePartitions().orElse(1);
+        for (int fewer : new int[] {1, n - 1}) {
+            if (fewer >= 1 && fewer < n) {
+                out.addScenario("shuffle partitions " + n + " -> " + fewer, out.scenario.withShufflePartitions(fewer));
+            }
+        }
     }
 
     private static void dropKeys(Candidates out) {
@@ -283,7 +301,10 @@ public final class Shrinker {
     }
 
     private static Long time(Step s) {
-        return s instanceof Input in ? in.atMs() : Long.valueOf(((Tick) s).toMs());
+        if (s instanceof Input in) {
+            return in.atMs();
+        }
+        return s instanceof Tick tick ? Long.valueOf(tick.toMs()) : null;
     }
 
     private static List<Step> shiftFrom(List<Step> steps, int from, long delta) {
@@ -314,10 +335,28 @@ public final class Shrinker {
         }
 
         void add(String description, List<Step> steps) {
-            if (GenScenario.problem(scenario.timeMode(), steps) != null || steps.equals(scenario.steps())) {
+            List<Step> tidy = withoutIdleRestarts(steps);
+            if (GenScenario.problem(scenario.timeMode(), tidy) != null || tidy.equals(scenario.steps())) {
                 return;
             }
-            list.add(new Candidate(description, scenario.withSteps(steps)));
+            list.add(new Candidate(description, scenario.withSteps(tidy)));
+        }
+
+        void addScenario(String description, GenScenario candidate) {
+            if (!candidate.equals(scenario)) {
+                list.add(new Candidate(description, candidate));
+            }
+        }
+
+        /** {@code steps} without a restart that comes first or right after another restart. */
+        private static List<Step> withoutIdleRestarts(List<Step> steps) {
+            List<Step> out = new ArrayList<>(steps.size());
+            for (Step s : steps) {
+                if (!(s instanceof Restart) || (!out.isEmpty() && !(out.get(out.size() - 1) instanceof Restart))) {
+                    out.add(s);
+                }
+            }
+            return out;
         }
 
         void addEventEdit(int step, int index, GenEvent replacement, String what) {

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
 import dev.twstester.property.GenScenario.Input;
+import dev.twstester.property.GenScenario.Restart;
 import dev.twstester.property.GenScenario.Tick;
 
 class GenScenarioTest {
@@ -119,5 +121,101 @@ class GenScenarioTest {
     void write_batch_files_rejects_json_with_line_breaks(@TempDir Path dir) {
         assertThatThrownBy(() -> story().writeBatchFiles(dir, (ProbeEvent e) -> "{\n}", ProbeEvent::of))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one JSON object on one line");
+    }
+
+    /** x@+30s, a restart, a tick to 5s, a restart, x@+20s (dropped: the watermark survives restarts). */
+    private static GenScenario restartStory() {
+        return GenScenario.of(TimeMode.EventTime(), List.of(
+                        new Input(List.of(new GenEvent("x", T0 + 30_000, 0)), null),
+                        new Restart(),
+                        new Tick(5_000),
+                        new Restart(),
+                        new Input(List.of(new GenEvent("x", T0 + 20_000, 1)), null)))
+                .withEventTimeBase(Instant.ofEpochMilli(T0))
+                .withWatermarkDelay(Duration.ofSeconds(10))
+                .withVariantNames(List.of("add", "checkout"));
+    }
+
+    @Test
+    void describe_shows_restarts_as_steps_and_counts_them() {
+        assertThat(restartStory().describe()).isEqualTo("""
+                GenScenario: EventTime mode, watermark delay 10s, event-time base 2024-01-01T00:00:00Z; 5 steps, 2 events, 2 restarts
+                  1. input, 1 event, at the current processing time 1970-01-01T00:00:00Z; late watermark 1970-01-01T00:00:00Z (initial)
+                       x @ 2024-01-01T00:00:30Z (base+30s) add
+                  2. restart from the checkpoint (state, timers and watermark kept; no batch before the next input)
+                  3. tick to 1970-01-01T00:00:05Z (clock +5s)
+                  4. restart from the checkpoint (state, timers and watermark kept; no batch before the next input)
+                  5. input, 1 event, at the current processing time 1970-01-01T00:00:05Z; late watermark 2024-01-01T00:00:20Z (base+20s)
+                       x @ 2024-01-01T00:00:20Z (base+20s) checkout  -- dropped late (= watermark)""");
+        assertThat(restartStory().toString()).isEqualTo(restartStory().describe());
+        assertThat(restartStory().restartCount()).isEqualTo(2);
+    }
+
+    @Test
+    void a_restart_keeps_the_clock_and_the_watermark_model_and_becomes_a_scenario_restart() {
+        GenScenario s = restartStory();
+        assertThat(s.processingTimeMs(3)).isEqualTo(5_000);
+        assertThat(s.inputEvents(1)).isEmpty();
+        assertThat(s.lateWatermarkMs(4)).isEqualTo(T0 + 20_000);
+        assertThat(s.toScenario(ProbeEvent::of).steps()).containsExactly(
+                new Scenario.Input<>(List.of(new ProbeEvent("x", T0 + 30_000, "add")), null),
+                new Scenario.Restart<>(),
+                new Scenario.Tick<>(Instant.ofEpochMilli(5_000)),
+                new Scenario.Restart<>(),
+                new Scenario.Input<>(List.of(new ProbeEvent("x", T0 + 20_000, "checkout")), null));
+        // the simulator agrees with the model: the restarted query still drops x@+20s
+        assertThat(ProbeProcessor.run(s).droppedLate()).containsExactly(new ProbeEvent("x", T0 + 20_000, "checkout"));
+    }
+
+    @Test
+    void a_restart_needs_no_processing_time_even_in_processing_time_mode() {
+        GenScenario s = GenScenario.of(TimeMode.ProcessingTime(),
+                List.of(new Input(List.of(), 1000L), new Restart(), new Tick(2000), new Input(List.of(), 3000L)));
+        assertThat(s.steps()).hasSize(4);
+        assertThatThrownBy(() -> GenScenario.of(TimeMode.ProcessingTime(),
+                        List.of(new Input(List.of(), 1000L), new Restart(), new Tick(1000))))
+                .hasMessageContaining("step 3").hasMessageContaining("strictly later");
+    }
+
+    @Test
+    void write_batch_files_writes_a_restart_line_per_restart(@TempDir Path dir) throws IOException {
+        List<Path> files = restartStory().writeBatchFiles(dir, ProbeEvent::toJson, ProbeEvent::of);
+
+        assertThat(files).containsExactly(dir.resolve("001.jsonl"), dir.resolve("002.jsonl"));
+        assertThat(Files.readString(dir.resolve("scenario.txt"))).startsWith("""
+                # replay plan: one line per step, in order; input files hold one JSON row per line
+                input 001.jsonl at=current
+                restart
+                tick to=1970-01-01T00:00:05Z
+                restart
+                input 002.jsonl at=current
+
+                """).contains(restartStory().describe());
+    }
+
+    @Test
+    void shuffle_partitions_are_shown_written_as_a_plan_comment_and_applied_to_the_query(@TempDir Path dir)
+            throws IOException {
+        GenScenario s = story().withShufflePartitions(3);
+
+        assertThat(story().shufflePartitions()).isEmpty();
+        assertThat(s.shufflePartitions()).hasValue(3);
+        assertThat(s).isNotEqualTo(story()).isEqualTo(story().withShufflePartitions(3));
+        assertThat(s.withSteps(s.steps()).shufflePartitions()).hasValue(3);
+        assertThat(s.describe()).startsWith("GenScenario: EventTime mode, watermark delay 10s, 3 shuffle partitions, "
+                + "event-time base 2024-01-01T00:00:00Z; 4 steps, 3 events\n");
+        assertThat(story().withShufflePartitions(1).describe()).contains(", 1 shuffle partition, ");
+
+        TwsQuery<String, ProbeEvent, String> query = ProbeProcessor.query(TimeMode.EventTime(), Duration.ofSeconds(10));
+        assertThat(s.applyTo(query).shufflePartitions()).isEqualTo(3);
+        assertThat(story().applyTo(query)).isSameAs(query);
+
+        s.writeBatchFiles(dir, ProbeEvent::toJson, ProbeEvent::of);
+        assertThat(Files.readString(dir.resolve("scenario.txt"))).startsWith("""
+                # replay plan: one line per step, in order; input files hold one JSON row per line
+                # shuffle partitions: 3 (run the query with withShufflePartitions(3))
+                input 001.jsonl at=current
+                """);
+        assertThatThrownBy(() -> story().withShufflePartitions(0)).hasMessageContaining("at least 1 partition");
     }
 }

@@ -55,9 +55,9 @@ public class ProbeProcessor extends StatefulProcessor<String, ProbeEvent, String
         return b.build();
     }
 
-    /** Replays {@code gen} on a fresh simulator of {@link #query}. */
+    /** Replays {@code gen} on a fresh simulator of {@link #query} (with the scenario's shuffle partitions, if any). */
     static RunResult<String, ProbeEvent, String> run(GenScenario gen) {
-        TwsQuery<String, ProbeEvent, String> query = query(gen.timeMode(), gen.watermarkDelay().orElse(null));
+        TwsQuery<String, ProbeEvent, String> query = gen.applyTo(query(gen.timeMode(), gen.watermarkDelay().orElse(null)));
         return new TwsSimulator<>(query).run(gen.toScenario(ProbeEvent::of));
     }
 }

@@ -7,7 +7,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -127,5 +131,63 @@ class PropertyTest {
 
         assertThat(r.failure().orElseThrow().shrinkAttempts()).isLessThanOrEqualTo(2);
         assertThat(r.report()).contains("(2 attempts, budget exhausted)");
+    }
+
+    @Test
+    void scenarios_carry_no_partition_count_unless_asked() {
+        Property property = Property.forAll(GEN);
+        assertThat(property.scenario(5)).isEqualTo(GEN.generate(5));
+        List<GenScenario> checked = new ArrayList<>();
+        isolated(property.tries(10).seed(4), Map.of()).check(s -> {
+            checked.add(s);
+            return Optional.empty();
+        });
+        assertThat(checked).hasSize(10).allSatisfy(s -> assertThat(s.shufflePartitions()).isEmpty());
+    }
+
+    @Test
+    void shuffle_partitions_are_chosen_per_try_seed_and_leave_the_steps_as_generated() {
+        Property property = Property.forAll(GEN).shufflePartitions(1, 3);
+        Set<Integer> counts = new HashSet<>();
+        for (long seed = 0; seed < 60; seed++) {
+            GenScenario s = property.scenario(seed);
+            counts.add(s.shufflePartitions().orElseThrow());
+            assertThat(s.steps()).isEqualTo(GEN.generate(seed).steps());
+            assertThat(property.scenario(seed)).isEqualTo(s);
+        }
+        assertThat(counts).containsExactlyInAnyOrder(1, 2, 3);
+        assertThatThrownBy(() -> Property.forAll(GEN).shufflePartitions(0, 2)).hasMessageContaining("1 <= min <= max");
+    }
+
+    @Test
+    void a_failure_that_needs_several_partitions_reports_the_count_and_keeps_it() {
+        // GIVEN a property that fails for any event when the query runs with 2 or more partitions
+        PropertyResult r = isolated(Property.forAll(GEN).shufflePartitions(2, 3).tries(5).seed(11), Map.of())
+                .check(s -> s.shufflePartitions().orElse(1) >= 2 && s.eventCount() > 0
+                        ? Optional.of("failed with " + s.shufflePartitions().getAsInt() + " partitions")
+                        : Optional.empty());
+
+        PropertyResult.Failure f = r.failure().orElseThrow();
+        assertThat(f.shrunk().shufflePartitions()).hasValue(2);
+        assertThat(f.message()).isEqualTo("failed with 2 partitions");
+        assertThat(r.report()).contains("GenScenario: EventTime mode, watermark delay 10s, 2 shuffle partitions, ");
+    }
+
+    @Test
+    void the_simulator_runs_generated_scenarios_at_their_partition_count_with_the_same_rows_per_key() {
+        // outputs are "key:kind:count" per row: key isolation means the partition count only reorders them
+        ScenarioGenerator withRestarts = ScenarioGenerator.create().keys("x", "y", "z").variants("add", "checkout")
+                .timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofSeconds(10)).batches(3, 8).restartChance(0.2);
+        PropertyResult r = isolated(Property.forAll(withRestarts).shufflePartitions(1, 3).tries(20).seed(5),
+                Map.of()).check(s -> {
+                    List<String> partitioned = new ArrayList<>(ProbeProcessor.run(s).outputs());
+                    List<String> single = new ArrayList<>(ProbeProcessor.run(s.withShufflePartitions(1)).outputs());
+                    partitioned.sort(null);
+                    single.sort(null);
+                    return partitioned.equals(single) ? Optional.empty()
+                            : Optional.of(partitioned + " with " + s.shufflePartitions() + ", " + single + " with 1");
+                });
+
+        assertThat(r.passed()).as(r.report()).isTrue();
     }
 }

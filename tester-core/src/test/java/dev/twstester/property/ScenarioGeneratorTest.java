@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.property.GenScenario.Input;
+import dev.twstester.property.GenScenario.Restart;
 import dev.twstester.property.GenScenario.Step;
 import dev.twstester.property.GenScenario.Tick;
 
@@ -231,6 +232,79 @@ class ScenarioGeneratorTest {
         assertThatThrownBy(() -> ScenarioGenerator.create().eventsPerBatch(3, 2)).hasMessageContaining("0 <= min <= max");
         assertThatThrownBy(() -> ScenarioGenerator.create().keys(List.of())).hasMessageContaining("at least one key");
         assertThatThrownBy(() -> ScenarioGenerator.create().processingTimeSteps(Duration.ZERO)).hasMessageContaining("at least 1 ms");
+    }
+
+    @Test
+    void makes_no_restarts_unless_asked() {
+        for (long seed = 0; seed < 200; seed++) {
+            assertThat(eventTime().generate(seed).restartCount()).isZero();
+        }
+    }
+
+    @Test
+    void restarts_come_between_steps_in_every_time_mode_never_first_last_or_twice_in_a_row() {
+        for (TimeMode mode : List.of(TimeMode.None(), TimeMode.EventTime(), TimeMode.ProcessingTime())) {
+            ScenarioGenerator gen = ScenarioGenerator.create().timeMode(mode).restartChance(0.2);
+            int restarts = 0;
+            int gaps = 0;
+            for (long seed = 0; seed < 300; seed++) {
+                List<Step> steps = gen.generate(seed).steps();
+                assertThat(steps.get(0)).as("seed %d", seed).isNotInstanceOf(Restart.class);
+                assertThat(steps.get(steps.size() - 1)).as("seed %d", seed).isNotInstanceOf(Restart.class);
+                for (int i = 1; i < steps.size(); i++) {
+                    if (steps.get(i) instanceof Restart) {
+                        restarts++;
+                        assertThat(steps.get(i - 1)).as("seed %d, step %d", seed, i + 1).isNotInstanceOf(Restart.class);
+                    } else {
+                        gaps++;
+                    }
+                }
+            }
+            // about one restart per five gaps between the other steps
+            assertThat(restarts).as(Times.name(mode)).isBetween(gaps / 7, gaps / 3);
+        }
+    }
+
+    @Test
+    void restarts_leave_the_seed_s_inputs_and_ticks_as_they_were() {
+        int withRestarts = 0;
+        for (long seed = 0; seed < 100; seed++) {
+            GenScenario plain = eventTime().interestingDurations(Duration.ofSeconds(30)).generate(seed);
+            GenScenario restarted = eventTime().interestingDurations(Duration.ofSeconds(30)).restartChance(0.3).generate(seed);
+            assertThat(restarted.steps().stream().filter(st -> !(st instanceof Restart)).toList())
+                    .as("seed %d", seed).isEqualTo(plain.steps());
+            withRestarts += restarted.restartCount() > 0 ? 1 : 0;
+        }
+        assertThat(withRestarts).isGreaterThan(50);
+    }
+
+    @Test
+    void the_watermark_model_agrees_with_the_simulator_across_restarts() {
+        int droppedAfterRestart = 0;
+        for (long seed = 0; seed < 60; seed++) {
+            GenScenario s = eventTime().restartChance(0.4).generate(seed);
+            List<ProbeEvent> simDropped = ProbeProcessor.run(s).droppedLate();
+            List<ProbeEvent> modelDropped = new ArrayList<>();
+            boolean restarted = false;
+            for (int i = 0; i < s.steps().size(); i++) {
+                restarted |= s.steps().get(i) instanceof Restart;
+                for (GenEvent e : s.inputEvents(i)) {
+                    if (s.isDroppedLate(i, e)) {
+                        modelDropped.add(ProbeEvent.of(e.key(), e.eventTimeMs(), e.variant()));
+                        droppedAfterRestart += restarted ? 1 : 0;
+                    }
+                }
+            }
+            assertThat(modelDropped).as("seed %d:%n%s", seed, s.describe()).isEqualTo(simDropped);
+        }
+        assertThat(droppedAfterRestart).isPositive();
+    }
+
+    @Test
+    void rejects_a_restart_chance_outside_zero_to_one() {
+        assertThatThrownBy(() -> ScenarioGenerator.create().restartChance(1)).hasMessageContaining("at least 0 and below 1");
+        assertThatThrownBy(() -> ScenarioGenerator.create().restartChance(-0.1)).hasMessageContaining("restartChance(-0.1)");
+        assertThatThrownBy(() -> ScenarioGenerator.create().restartChance(Double.NaN)).hasMessageContaining("restartChance(NaN)");
     }
 
     static List<Input> inputs(GenScenario s) {

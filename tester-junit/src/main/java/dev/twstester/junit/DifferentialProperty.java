@@ -47,7 +47,9 @@ import dev.twstester.spark.LiveRunner;
  * }</pre>
  *
  * <p>A try passes when both engines run the same batches with the same watermarks, timestamps,
- * late rows, outputs and fired timers, or when both fail with the same error class.
+ * late rows, outputs, fired timers and metrics, or when both fail with the same error class.
+ * Restarts from the checkpoint come from the generator ({@code ScenarioGenerator.restartChance});
+ * {@link #shufflePartitions(int, int)} also varies {@code spark.sql.shuffle.partitions} per try.
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -64,9 +66,12 @@ public final class DifferentialProperty<K, I, O> {
     private final int shrinkAttempts;
     private final Path failureDir;
     private final Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators;
+    /** {@code {min, max}} shuffle partitions per try, or null for the query's own. */
+    private final int[] partitions;
 
     private DifferentialProperty(TwsQuery<K, I, O> query, ScenarioGenerator generator, EventFactory<I> events,
-            Integer tries, int shrinkAttempts, Path failureDir, Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators) {
+            Integer tries, int shrinkAttempts, Path failureDir, Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators,
+            int[] partitions) {
         this.query = query;
         this.generator = generator;
         this.events = events;
@@ -74,6 +79,7 @@ public final class DifferentialProperty<K, I, O> {
         this.shrinkAttempts = shrinkAttempts;
         this.failureDir = failureDir;
         this.simulators = simulators;
+        this.partitions = partitions;
     }
 
     /** A property comparing the simulator with live Spark on scenarios from {@code generator}. */
@@ -81,7 +87,8 @@ public final class DifferentialProperty<K, I, O> {
             EventFactory<I> events) {
         return new DifferentialProperty<>(Objects.requireNonNull(query, "query must not be null"),
                 Objects.requireNonNull(generator, "generator must not be null"),
-                Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new);
+                Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new,
+                null);
     }
 
     /** Number of tries (default: {@code -Dtwstester.tries}, else 25). */
@@ -89,23 +96,37 @@ public final class DifferentialProperty<K, I, O> {
         if (n < 1) {
             throw new IllegalArgumentException("tries(" + n + ") must be at least 1");
         }
-        return new DifferentialProperty<>(query, generator, events, n, shrinkAttempts, failureDir, simulators);
+        return new DifferentialProperty<>(query, generator, events, n, shrinkAttempts, failureDir, simulators, partitions);
     }
 
     /** How many candidate scenarios shrinking may run on both engines (default 60; each costs a live run). */
     public DifferentialProperty<K, I, O> shrinkAttempts(int n) {
-        return new DifferentialProperty<>(query, generator, events, tries, n, failureDir, simulators);
+        return new DifferentialProperty<>(query, generator, events, tries, n, failureDir, simulators, partitions);
     }
 
     /** Folder for shrunk failing scenarios (default {@code target/twstester-failures}). */
     public DifferentialProperty<K, I, O> saveFailuresTo(Path dir) {
         return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts,
-                Objects.requireNonNull(dir, "dir must not be null"), simulators);
+                Objects.requireNonNull(dir, "dir must not be null"), simulators, partitions);
+    }
+
+    /**
+     * Runs each try's query on both engines with {@code spark.sql.shuffle.partitions} between
+     * {@code min} and {@code max} (both inclusive), chosen from the try's seed
+     * ({@code Property.shufflePartitions}); the failure report and the saved {@code scenario.txt}
+     * give the count. Default: the query's own count.
+     */
+    public DifferentialProperty<K, I, O> shufflePartitions(int min, int max) {
+        if (min < 1 || max < min) {
+            throw new IllegalArgumentException("shufflePartitions(" + min + ", " + max + "): need 1 <= min <= max");
+        }
+        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, simulators,
+                new int[] {min, max});
     }
 
     /** For tests of this class: build simulators some other way (e.g. with a fault switched on). */
     DifferentialProperty<K, I, O> simulators(Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> factory) {
-        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, factory);
+        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, factory, partitions);
     }
 
     /** One dynamic test per try; a failing one shrinks, saves the scenario and fails with the report. */
@@ -134,14 +155,22 @@ public final class DifferentialProperty<K, I, O> {
 
     /** Runs one try from {@code seed} and shrinks a difference, without throwing. */
     public PropertyResult checkSeed(long seed) {
-        return Property.forAll(generator).shrinker(Shrinker.create().maxAttempts(shrinkAttempts))
-                .checkSeed(seed, this::difference);
+        return property().checkSeed(seed, this::difference);
     }
 
-    /** Empty when both engines agree on {@code scenario}, else the first difference. */
+    private Property property() {
+        Property property = Property.forAll(generator).shrinker(Shrinker.create().maxAttempts(shrinkAttempts));
+        return partitions == null ? property : property.shufflePartitions(partitions[0], partitions[1]);
+    }
+
+    /**
+     * Empty when both engines agree on {@code generated}, else the first difference. Both run the
+     * query with the scenario's shuffle partitions, if it has a count ({@link GenScenario#applyTo}).
+     */
     public Optional<String> difference(GenScenario generated) {
         Scenario<I> scenario = generated.toScenario(events);
-        TwsSimulator<K, I, O> simulator = simulators.apply(query);
+        TwsQuery<K, I, O> partitioned = generated.applyTo(query);
+        TwsSimulator<K, I, O> simulator = simulators.apply(partitioned);
         RuntimeException simError = null;
         RunResult<K, I, O> sim;
         try {
@@ -153,7 +182,7 @@ public final class DifferentialProperty<K, I, O> {
         RuntimeException liveError = null;
         RunResult<K, I, O> live = null;
         try {
-            live = LiveRunner.of(query).run(scenario);
+            live = LiveRunner.of(partitioned).run(scenario);
         } catch (LiveRunException e) {
             liveError = e;
         }
