@@ -152,20 +152,6 @@ public final class RowCodec<T> {
         return (int) org.apache.spark.sql.catalyst.expressions.Murmur3HashFunction.hash(value, type, seed);
     }
 
-    /**
-     * The element encoders of a Scala tuple encoder ({@code Encoders.tuple(...)}), or null when
-     * {@code encoder} is not one. Reads the encoder's structure only; loads no Catalyst code.
-     */
-    public static Encoder<?>[] tupleElements(Encoder<?> encoder) {
-        if (!(encoder instanceof org.apache.spark.sql.catalyst.encoders.AgnosticEncoders.ProductEncoder<?> product)
-                || !product.clsTag().runtimeClass().getName().startsWith("scala.Tuple")) {
-            return null;
-        }
-        return CollectionConverters.asJava(product.fields()).stream()
-                .map(org.apache.spark.sql.catalyst.encoders.AgnosticEncoders.EncoderField::enc)
-                .toArray(Encoder<?>[]::new);
-    }
-
     /** Index of a top-level column, or -1. */
     public int fieldIndex(String column) {
         String[] names = schema.fieldNames();

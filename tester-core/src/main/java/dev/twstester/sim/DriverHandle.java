@@ -2,7 +2,6 @@ package dev.twstester.sim;
 
 import java.util.HashSet;
 import java.util.Set;
-import java.util.UUID;
 
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.streaming.ListState;
@@ -120,7 +119,7 @@ final class DriverHandle implements StatefulProcessorHandle {
 
     @Override
     public QueryInfo getQueryInfo() {
-        return SimHandle.queryInfo(UUID.randomUUID(), UUID.randomUUID(), 0L);
+        return SimHandle.queryInfo(SimHandle.randomId(), SimHandle.randomId(), 0L);
     }
 
     @Override

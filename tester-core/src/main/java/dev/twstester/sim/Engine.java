@@ -43,13 +43,11 @@ final class Engine<K, I, O> {
     private final EventTimeColumn<I> eventTime;
     private final long delayMs;
     private ProcessorCopies<StatefulProcessor<K, I, O>> processors;
-    private final UUID queryId = UUID.randomUUID();
-    private UUID runId = UUID.randomUUID();
+    private final UUID queryId = SimHandle.randomId();
+    private UUID runId = SimHandle.randomId();
 
     /** Sees every handler call with the processor instance (the key-isolation check); null when unused. */
     HandlerObserver observer;
-    /** The handler calls of the last committed batch with what they emitted. */
-    List<RetryCheck.Call> lastCalls = List.of();
     /** When not null, every committed batch's handler calls are appended (the key-isolation check). */
     List<List<RetryCheck.Call>> callLog;
 
@@ -74,7 +72,7 @@ final class Engine<K, I, O> {
         this.store = new StateStore(query.timeMode(), keyCodec, fidelity);
         this.eventTime = query.eventTimeColumn().map(c -> new EventTimeColumn<>(query.inputEncoder(), c)).orElse(null);
         this.delayMs = query.watermarkDelay().toMillis();
-        this.processors = new ProcessorCopies<>(driverPass(), query::newProcessor);
+        this.processors = copies(driverPass());
     }
 
     /**
@@ -82,9 +80,14 @@ final class Engine<K, I, O> {
      * and processor (driver pass included); no batch runs before the next data batch (spec 3, 15.5).
      */
     void restart() {
-        processors = new ProcessorCopies<>(driverPass(), query::newProcessor);
-        runId = UUID.randomUUID();
+        processors = copies(driverPass());
+        runId = SimHandle.randomId();
         batchRanInThisRun = false;
+    }
+
+    /** FULL: serialized copies of the driver's instance, as tasks get them; FAST uses the supplier. */
+    private ProcessorCopies<StatefulProcessor<K, I, O>> copies(StatefulProcessor<K, I, O> driver) {
+        return fidelity == Fidelity.FULL ? new ProcessorCopies<>(driver, query::newProcessor) : null;
     }
 
     /** The driver-side init/close pass Spark runs twice when a query run starts (spec 1.1). */
@@ -123,7 +126,6 @@ final class Engine<K, I, O> {
             scope.journal.commit();
             finish(attempt.input.maxEventTimeMs, evictWm);
             Batch batch = attempt.batch;
-            lastCalls = batch.calls;
             if (callLog != null) {
                 callLog.add(batch.calls);
             }
@@ -480,8 +482,11 @@ final class Engine<K, I, O> {
             throw ProcessorException.lazyIterator(function, key, batch.id,
                     new NullPointerException(function + " returned null; return scala.collection.Iterator.empty()"));
         }
-        List<Object> emitted = new ArrayList<>();
-        batch.calls.add(new RetryCheck.Call(function, key, emitted));
+        List<Object> emitted = null;
+        if (retryCheck || callLog != null) {
+            emitted = new ArrayList<>();
+            batch.calls.add(new RetryCheck.Call(function, key, emitted));
+        }
         while (true) {
             O next;
             try {
@@ -498,7 +503,9 @@ final class Engine<K, I, O> {
             }
             checkEventTime(delivered, batch);
             batch.outputs.add(delivered);
-            emitted.add(delivered);
+            if (emitted != null) {
+                emitted.add(delivered);
+            }
         }
     }
 

@@ -3,7 +3,8 @@ package dev.twstester.sim;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.List;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -11,12 +12,13 @@ import java.util.Set;
  * change of each (store, key) in a batch the store records how to put that key back.
  */
 final class Journal {
-    private final Set<List<Object>> saved = new HashSet<>();
+    /** Per store (by identity), the keys already saved in this batch; the sets are reused. */
+    private final Map<Object, Set<Bytes>> saved = new IdentityHashMap<>();
     private final Deque<Runnable> undo = new ArrayDeque<>();
 
     /** Records {@code restore} unless this store already saved {@code key} in this batch. */
     void remember(Object store, Bytes key, Runnable restore) {
-        if (saved.add(List.of(store, key))) {
+        if (saved.computeIfAbsent(store, s -> new HashSet<>()).add(key)) {
             undo.push(restore);
         }
     }
@@ -25,11 +27,22 @@ final class Journal {
         while (!undo.isEmpty()) {
             undo.pop().run();
         }
-        saved.clear();
+        clearSaved();
     }
 
     void commit() {
         undo.clear();
-        saved.clear();
+        clearSaved();
+    }
+
+    /** Small sets are cleared for reuse; a large one is dropped, so its table is not swept every batch. */
+    private void clearSaved() {
+        for (Map.Entry<Object, Set<Bytes>> e : saved.entrySet()) {
+            if (e.getValue().size() > 64) {
+                e.setValue(new HashSet<>());
+            } else {
+                e.getValue().clear();
+            }
+        }
     }
 }

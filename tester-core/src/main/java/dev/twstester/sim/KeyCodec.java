@@ -16,7 +16,7 @@ interface KeyCodec<T> {
 
     /** The Java classes a tuple's elements must have, when every element is a string or boxed integer type; else null. */
     static Class<?>[] immutableTuple(Encoder<?> encoder) {
-        Encoder<?>[] elements = dev.twstester.internal.RowCodec.tupleElements(encoder);
+        Encoder<?>[] elements = dev.twstester.internal.EncoderShapes.tupleElements(encoder);
         if (elements == null) {
             return null;
         }

@@ -138,6 +138,18 @@ final class SimHandle implements StatefulProcessorHandle {
         return d.toMillis();
     }
 
+    /**
+     * A random (version 4) UUID from a fast generator: query and run ids identify runs and need no
+     * cryptographic strength, and {@code UUID.randomUUID()} initialises the JDK's security providers
+     * (tens of milliseconds in a fresh JVM).
+     */
+    static UUID randomId() {
+        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+        long most = (r.nextLong() & ~0xF000L) | 0x4000L;
+        long least = (r.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(most, least);
+    }
+
     static QueryInfo queryInfo(UUID queryId, UUID runId, long batchId) {
         return new QueryInfo() {
             @Override
