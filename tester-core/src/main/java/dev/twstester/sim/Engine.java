@@ -51,6 +51,9 @@ final class Engine<K, I, O> {
     /** When not null, every committed batch's handler calls are appended (the key-isolation check). */
     List<List<RetryCheck.Call>> callLog;
 
+    /** The last batch's metrics, shared by the next batch when its figures are the same. */
+    private final Metrics.Last lastMetrics = new Metrics.Last();
+
     long processingTimeMs;
     /** The global watermark after the last batch: the next batch's eviction watermark. */
     long watermarkMs;
@@ -588,7 +591,7 @@ final class Engine<K, I, O> {
         }
 
         Map<String, Long> metrics() {
-            return Metrics.sum(tasks);
+            return Metrics.sum(tasks, lastMetrics);
         }
 
         Batch(long id, Timers timerValues, long lateWatermarkMs) {
