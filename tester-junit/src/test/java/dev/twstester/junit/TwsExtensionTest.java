@@ -142,10 +142,11 @@ class TwsExtensionTest {
                         + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:00Z\","
                         + "\"input\":[{\"kind\":0,\"sensor\":\"a\",\"ts\":\"1970-01-01T00:00:10Z\"},{\"kind\":1,"
                         + "\"sensor\":\"b\",\"ts\":\"1970-01-01T00:00:11Z\"}],\"droppedLate\":[],\"outputs\":[\"a=1\","
-                        + "\"b=1\"],\"firedTimers\":[]}}",
+                        + "\"b=1\"],\"firedTimers\":[],\"metrics\":{" + metrics(1, 6) + "}}}",
                 "{\"call\":1,\"batch\":{\"batchId\":1,\"hadInput\":false,\"batchTimestamp\":\"1970-01-01T00:00:00Z\","
                         + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:06Z\","
-                        + "\"input\":[],\"droppedLate\":[],\"outputs\":[],\"firedTimers\":[]}}");
+                        + "\"input\":[],\"droppedLate\":[],\"outputs\":[],\"firedTimers\":[],\"metrics\":{"
+                        + metrics(0, 0) + "}}}");
         assertThat(timeline.get(4)).isEqualTo("{\"call\":1,\"stateChange\":{\"key\":\"a\",\"kind\":\"value\","
                 + "\"variable\":\"count\",\"before\":null,\"after\":\"1\"}}");
         assertThat(timeline.get(23)).isEqualTo("{\"end\":true,\"watermark\":\"1970-01-01T00:00:15Z\","
@@ -227,5 +228,14 @@ class TwsExtensionTest {
     void a_query_source_can_be_a_static_member_of_another_class() {
         Kit.run(TwsExtensionExamples.ExternalQuery.class, traces)
                 .testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+    }
+
+    /** The trace's metrics of TallyProcessor's batches: one variable of each kind, timers registered, rows updated. */
+    private static String metrics(int registered, int updated) {
+        return "\"numDeletedStateVars\":0,\"numDeletedTimers\":0,\"numExpiredTimers\":0,\"numListStateVars\":1,"
+                + "\"numListStateWithTTLVars\":0,\"numMapStateVars\":1,\"numMapStateWithTTLVars\":0,"
+                + "\"numRegisteredTimers\":" + registered + ",\"numRemovedStateRows\":0,\"numRowsDroppedByWatermark\":0,"
+                + "\"numUpdatedStateRows\":" + updated + ",\"numValueStateVars\":1,\"numValueStateWithTTLVars\":0,"
+                + "\"numValuesRemovedDueToTTLExpiry\":0";
     }
 }
