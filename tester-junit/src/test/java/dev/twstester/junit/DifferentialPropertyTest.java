@@ -48,6 +48,16 @@ class DifferentialPropertyTest {
         return DifferentialProperty.of(query(mode), generator(), Reading::new);
     }
 
+    @Test
+    void shuffle_partitions_need_a_valid_range() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> property(OutputMode.Update()).shufflePartitions(0, 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("shufflePartitions(0, 2): need 1 <= min <= max");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> property(OutputMode.Update()).shufflePartitions(3, 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("shufflePartitions(3, 2): need 1 <= min <= max");
+    }
+
     @TestFactory
     Stream<DynamicTest> the_simulator_agrees_with_spark_on_generated_scenarios() {
         return property(OutputMode.Update()).tries(5).dynamicTests();
