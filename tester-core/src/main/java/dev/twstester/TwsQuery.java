@@ -155,10 +155,14 @@ public final class TwsQuery<K, I, O> {
 
     /** The same query with {@code spark.sql.shuffle.partitions} set to {@code partitions}. */
     public TwsQuery<K, I, O> withShufflePartitions(int partitions) {
+        return new TwsQuery<>(this, requirePartitions(partitions));
+    }
+
+    private static int requirePartitions(int partitions) {
         if (partitions < 1) {
             throw new IllegalArgumentException("shufflePartitions must be at least 1, was " + partitions);
         }
-        return new TwsQuery<>(this, partitions);
+        return partitions;
     }
 
     /**
@@ -260,10 +264,7 @@ public final class TwsQuery<K, I, O> {
 
         /** {@code spark.sql.shuffle.partitions} (default 1); see {@link TwsQuery#shufflePartitions()}. */
         public Builder<K, I, O> shufflePartitions(int partitions) {
-            if (partitions < 1) {
-                throw new IllegalArgumentException("shufflePartitions must be at least 1, was " + partitions);
-            }
-            this.shufflePartitions = partitions;
+            this.shufflePartitions = requirePartitions(partitions);
             return this;
         }
 

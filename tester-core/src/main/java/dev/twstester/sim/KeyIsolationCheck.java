@@ -60,21 +60,21 @@ public final class KeyIsolationCheck {
                     + Arrays.toString(partitionCounts));
         }
         FieldWatch watch = new FieldWatch();
-        Map<Object, List<String>> reference = null;
+        Map<Object, List<Call>> reference = null;
         Set<String> differences = new LinkedHashSet<>();
         for (int n : partitionCounts) {
             TwsSimulator<K, I, O> sim = new TwsSimulator<>(query.withShufflePartitions(n));
             sim.engine.observer = watch;
             sim.engine.callLog = new ArrayList<>();
             sim.run(scenario);
-            Map<Object, List<String>> byKey = callsByKey(sim.engine);
+            Map<Object, List<Call>> byKey = callsByKey(sim.engine);
             if (reference == null) {
                 reference = byKey;
                 continue;
             }
-            for (Map.Entry<Object, List<String>> e : reference.entrySet()) {
-                List<String> other = byKey.getOrDefault(e.getKey(), List.of());
-                if (!other.equals(e.getValue())) {
+            for (Map.Entry<Object, List<Call>> e : reference.entrySet()) {
+                List<Call> other = byKey.getOrDefault(e.getKey(), List.of());
+                if (!same(e.getValue(), other)) {
                     differences.add("key " + e.getKey() + " with " + partitionCounts[0] + " partition(s): "
                             + firstDifference(e.getValue(), other) + " with " + n + " partitions");
                 }
@@ -83,31 +83,55 @@ public final class KeyIsolationCheck {
         return new Report(List.copyOf(watch.leaks), List.copyOf(differences));
     }
 
-    private static <K, I, O> Map<Object, List<String>> callsByKey(Engine<K, I, O> engine) {
-        Map<Object, List<String>> byKey = new LinkedHashMap<>();
+    /**
+     * One handler call as the check compares it: where it ran (batch, function) and the encoded
+     * bytes of what it emitted, so rows without {@code equals} compare by content. {@code shown} is
+     * the emitted rows as text, for the report only.
+     */
+    private record Call(String where, List<String> emitted, String shown) {
+        boolean same(Call other) {
+            return where.equals(other.where) && emitted.equals(other.emitted);
+        }
+
+        @Override
+        public String toString() {
+            return where + " emitted " + shown;
+        }
+    }
+
+    private static <K, I, O> Map<Object, List<Call>> callsByKey(Engine<K, I, O> engine) {
+        Map<Object, List<Call>> byKey = new LinkedHashMap<>();
         for (int b = 0; b < engine.callLog.size(); b++) {
             for (RetryCheck.Call call : engine.callLog.get(b)) {
-                List<String> rows = new ArrayList<>();
+                List<String> encoded = new ArrayList<>();
                 for (Object o : call.outputs()) {
                     @SuppressWarnings("unchecked")
                     O row = (O) o;
-                    rows.add(o + " " + Arrays.hashCode(engine.outputCodec.encode(row)));
+                    encoded.add(Arrays.toString(engine.outputCodec.encode(row)));
                 }
                 byKey.computeIfAbsent(call.key(), k -> new ArrayList<>())
-                        .add("batch " + b + " " + call.function() + " emitted " + rows);
+                        .add(new Call("batch " + b + " " + call.function(), encoded, String.valueOf(call.outputs())));
             }
         }
         return byKey;
     }
 
-    private static String firstDifference(List<String> a, List<String> b) {
+    private static boolean same(List<Call> a, List<Call> b) {
+        return a.size() == b.size() && firstMismatch(a, b) < 0;
+    }
+
+    private static int firstMismatch(List<Call> a, List<Call> b) {
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            if (!a.get(i).equals(b.get(i))) {
-                return a.get(i).replaceAll(" -?\\d+]", "]").replaceAll(" -?\\d+,", ",") + ", but "
-                        + b.get(i).replaceAll(" -?\\d+]", "]").replaceAll(" -?\\d+,", ",");
+            if (!a.get(i).same(b.get(i))) {
+                return i;
             }
         }
-        return a.size() + " handler calls, but " + b.size();
+        return -1;
+    }
+
+    private static String firstDifference(List<Call> a, List<Call> b) {
+        int i = firstMismatch(a, b);
+        return i >= 0 ? a.get(i) + ", but " + b.get(i) : a.size() + " handler calls, but " + b.size();
     }
 
     /** What the check found. */

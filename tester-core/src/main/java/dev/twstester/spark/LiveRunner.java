@@ -47,9 +47,8 @@ import dev.twstester.TwsQuery;
  * @param <O> output row type
  */
 public final class LiveRunner<K, I, O> {
-    private final TwsQuery<K, I, O> query;
+    private TwsQuery<K, I, O> query;
     private SparkSession session;
-    private Integer shufflePartitions;
     private Duration stepTimeout = Duration.ofSeconds(120);
 
     private LiveRunner(TwsQuery<K, I, O> query) {
@@ -72,10 +71,7 @@ public final class LiveRunner<K, I, O> {
      * {@link TwsQuery#shufflePartitions()} (which is the default).
      */
     public LiveRunner<K, I, O> shufflePartitions(int partitions) {
-        if (partitions < 1) {
-            throw new IllegalArgumentException("shufflePartitions must be at least 1, was " + partitions);
-        }
-        this.shufflePartitions = partitions;
+        this.query = query.withShufflePartitions(partitions);
         return this;
     }
 
@@ -95,8 +91,8 @@ public final class LiveRunner<K, I, O> {
         String runId = UUID.randomUUID().toString();
         Path checkpoint = tempDir();
         TimerRecorder.open(runId);
-        int partitions = shufflePartitions != null ? shufflePartitions : query.shufflePartitions();
-        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, partitions, stepTimeout, checkpoint, runId)) {
+        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, query.shufflePartitions(), stepTimeout, checkpoint,
+                runId)) {
             for (Scenario.Step<I> step : scenario.steps()) {
                 run.step(step);
             }
