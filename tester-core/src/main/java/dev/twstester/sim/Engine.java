@@ -549,7 +549,6 @@ final class Engine<K, I, O> {
         return store.timers().size();
     }
 
-    /** One input row: as given, encoded, its encoded grouping key and its event time. */
     /** A batch's input after parsing: rows by key (arrival order), late rows, maximum event time. */
     private static final class Input<T> {
         Map<Bytes, List<T>> byKey;

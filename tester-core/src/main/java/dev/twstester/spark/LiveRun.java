@@ -56,7 +56,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private StreamingQuery streamingQuery;
     private long lastBatchWatermarkMs;
 
-    LiveRun(TwsQuery<K, I, O> query, SparkSession spark, int partitions, Duration timeout, Path checkpoint, String runId) {
+    LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint, String runId) {
         this.query = query;
         this.spark = spark;
         this.timeout = timeout;
@@ -66,7 +66,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         this.inputCodec = RowCodec.of(query.inputEncoder());
         this.outputCodec = RowCodec.of(query.outputEncoder());
         this.eventTimeIndex = query.eventTimeColumn().map(inputCodec::fieldIndex).orElse(-1);
-        spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(partitions));
+        spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(query.shufflePartitions()));
         this.stream = SparkStreaming.memoryStream(query.inputEncoder(), spark);
         try {
             start();

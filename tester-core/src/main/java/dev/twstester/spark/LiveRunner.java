@@ -91,8 +91,7 @@ public final class LiveRunner<K, I, O> {
         String runId = UUID.randomUUID().toString();
         Path checkpoint = tempDir();
         TimerRecorder.open(runId);
-        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, query.shufflePartitions(), stepTimeout, checkpoint,
-                runId)) {
+        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, stepTimeout, checkpoint, runId)) {
             for (Scenario.Step<I> step : scenario.steps()) {
                 run.step(step);
             }
