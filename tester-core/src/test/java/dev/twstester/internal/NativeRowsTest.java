@@ -54,6 +54,25 @@ class NativeRowsTest {
         public void setN(int n) { this.n = n; }
     }
 
+    /** Orderable fields only (no maps), for Spark SQL's order. */
+    public static class Sortable {
+        private Double d; private float f; private String s; private byte[] b; private BigDecimal dec;
+        private List<Integer> list; private Point p; private Timestamp ts; private LocalDate day; private Boolean flag;
+        private long[] longs;
+
+        public Double getD() { return d; } public void setD(Double v) { d = v; }
+        public float getF() { return f; } public void setF(float v) { f = v; }
+        public String getS() { return s; } public void setS(String v) { s = v; }
+        public byte[] getB() { return b; } public void setB(byte[] v) { b = v; }
+        public BigDecimal getDec() { return dec; } public void setDec(BigDecimal v) { dec = v; }
+        public List<Integer> getList() { return list; } public void setList(List<Integer> v) { list = v; }
+        public Point getP() { return p; } public void setP(Point v) { p = v; }
+        public Timestamp getTs() { return ts; } public void setTs(Timestamp v) { ts = v; }
+        public LocalDate getDay() { return day; } public void setDay(LocalDate v) { day = v; }
+        public Boolean getFlag() { return flag; } public void setFlag(Boolean v) { flag = v; }
+        public long[] getLongs() { return longs; } public void setLongs(long[] v) { longs = v; }
+    }
+
     /** A nested bean. */
     public static class Point {
         private int x;
@@ -199,6 +218,23 @@ class NativeRowsTest {
                 list.add(e.get());
             }
             return list;
+        }
+
+        Sortable sortable() {
+            Sortable v = new Sortable();
+            double[] doubles = {Double.NaN, -0.0, 0.0, Double.NEGATIVE_INFINITY, 1.0, -1.0};
+            v.d = nul() ? null : doubles[r.nextInt(doubles.length)];
+            v.f = new float[] {Float.NaN, -0.0f, 0.0f, 2f}[r.nextInt(4)];
+            v.s = r.nextBoolean() ? string() : null;
+            v.b = nul() ? null : new byte[] {(byte) r.nextInt(3), (byte) (r.nextInt(3) - 1)};
+            v.dec = r.nextBoolean() ? null : BigDecimal.valueOf(r.nextInt(5) - 2, r.nextInt(3));
+            v.list = list(() -> nul() ? null : r.nextInt(3));
+            v.p = r.nextBoolean() ? null : new Point(r.nextInt(2), nul() ? null : (long) r.nextInt(2), null);
+            v.ts = r.nextBoolean() ? null : new Timestamp(r.nextInt(3) * 1000L - 1000);
+            v.day = r.nextBoolean() ? null : LocalDate.ofEpochDay(r.nextInt(3) - 1);
+            v.flag = nul() ? null : r.nextBoolean();
+            v.longs = nul() ? null : r.longs(r.nextInt(3), -1, 2).toArray();
+            return v;
         }
 
         Everything everything() {
@@ -371,6 +407,57 @@ class NativeRowsTest {
     }
 
     @Test
+    void spark_sql_order_of_structs_arrays_and_atomic_values() {
+        long seed = seed();
+        System.out.println("NativeRowsTest order seed " + seed);
+        assertSame(Encoders.bean(Sortable.class), generate(seed, Gen::sortable, 120), seed);
+    }
+
+    @Test
+    void one_codec_encodes_and_decodes_on_many_threads_at_once() throws Exception {
+        long seed = seed();
+        List<Everything> values = generate(seed, Gen::everything, 200);
+        CatalystCodec<Everything> spark = spark(Encoders.bean(Everything.class));
+        List<byte[]> expected = new ArrayList<>();
+        for (Everything v : values) {
+            try {
+                expected.add(spark.encode(v));
+            } catch (RuntimeException e) {
+                expected.add(null);
+            }
+        }
+        RowCodec<Everything> shared = RowCodec.of(Encoders.bean(Everything.class));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Integer>> results = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                results.add(pool.submit(() -> {
+                    int checked = 0;
+                    for (int round = 0; round < 5; round++) {
+                        for (int i = 0; i < values.size(); i++) {
+                            if (expected.get(i) == null) {
+                                continue;
+                            }
+                            byte[] bytes = shared.encode(values.get(i));
+                            assertThat(bytes).as("seed %s value %s", seed, i).containsExactly(expected.get(i));
+                            Everything back = shared.decode(bytes);
+                            assertThat(back.getText()).isEqualTo(values.get(i).getText());
+                            assertThat(back.getTs()).isEqualTo(spark.decode(bytes).getTs());
+                            checked++;
+                        }
+                    }
+                    return checked;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> f : results) {
+                assertThat(f.get()).isPositive();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void an_empty_bean_edge_values_match_spark() {
         Everything empty = new Everything();
         Everything emptyCollections = new Everything();
@@ -475,7 +562,9 @@ class NativeRowsTest {
                 Encoders.tuple(Encoders.STRING(), Encoders.javaSerialization(Blob.class)));
         assertThat(tupleWithKryo.path()).startsWith("Catalyst (Spark's encoder): _2: TransformingEncoder");
         assertThat(tupleWithKryo.decode(tupleWithKryo.encode(new Tuple2<>("a", new Blob())))._2().n).isEqualTo(3);
-        System.out.println(kryo.path() + "\n" + tupleWithKryo.path());
+        RowCodec<org.apache.spark.sql.Row> rows = RowCodec.create(Encoders.row(
+                new org.apache.spark.sql.types.StructType().add("a", "string")));
+        assertThat(rows.path()).isEqualTo("Catalyst (Spark's encoder): value: RowEncoder");
     }
 
     @Test
