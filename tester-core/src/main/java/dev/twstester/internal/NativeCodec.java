@@ -399,12 +399,6 @@ final class NativeCodec<T> extends RowCodec<T> {
             return Enum.valueOf((Class) cls, d.getUTF8String(i).toString());
         }
 
-        @Override
-        void validate(Object element) {
-            if (!(element instanceof String)) {
-                throw invalidExternalType(element);
-            }
-        }
     }
 
     /** int[], long[], ...: {@code UnsafeArrayData.fromPrimitiveArray}, copied as it is. */

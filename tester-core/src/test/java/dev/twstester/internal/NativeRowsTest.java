@@ -108,6 +108,7 @@ class NativeRowsTest {
         private List<Point> points; private Map<String, Long> counts; private Map<Integer, Point> byId; private Point point;
         private List<List<Integer>> nested; private Point[] pointArray; private List<Timestamp> times;
         private List<BigDecimal> decs; private Map<String, List<String>> multi; private boolean[] flags;
+        private Color[] colors; private List<Color> colorList; private Map<Color, Color> colorMap;
 
         public boolean isPBool() { return pBool; } public void setPBool(boolean v) { pBool = v; }
         public byte getPByte() { return pByte; } public void setPByte(byte v) { pByte = v; }
@@ -147,6 +148,9 @@ class NativeRowsTest {
         public List<BigDecimal> getDecs() { return decs; } public void setDecs(List<BigDecimal> v) { decs = v; }
         public Map<String, List<String>> getMulti() { return multi; } public void setMulti(Map<String, List<String>> v) { multi = v; }
         public boolean[] getFlags() { return flags; } public void setFlags(boolean[] v) { flags = v; }
+        public Color[] getColors() { return colors; } public void setColors(Color[] v) { colors = v; }
+        public List<Color> getColorList() { return colorList; } public void setColorList(List<Color> v) { colorList = v; }
+        public Map<Color, Color> getColorMap() { return colorMap; } public void setColorMap(Map<Color, Color> v) { colorMap = v; }
     }
 
     // ------------------------------------------------------------------ generators
@@ -301,6 +305,13 @@ class NativeRowsTest {
                 for (int i = 0; i < v.flags.length; i++) {
                     v.flags[i] = r.nextBoolean();
                 }
+            }
+            List<Color> colors = list(() -> nul() ? null : Color.values()[r.nextInt(3)]);
+            v.colors = colors == null ? null : colors.toArray(new Color[0]);
+            v.colorList = list(() -> nul() ? null : Color.values()[r.nextInt(3)]);
+            if (!nul()) {
+                v.colorMap = new java.util.EnumMap<>(Color.class);
+                v.colorMap.put(Color.values()[r.nextInt(3)], nul() ? null : Color.BLUE);
             }
             return v;
         }
