@@ -73,6 +73,25 @@ class NativeRowsTest {
         public long[] getLongs() { return longs; } public void setLongs(long[] v) { longs = v; }
     }
 
+    /** A getter that fails. */
+    public static class AngryGetter {
+        public String getName() { throw new IllegalStateException("no name today"); }
+        public void setName(String name) { }
+    }
+
+    /** A setter that fails. */
+    public static class AngrySetter {
+        public String getName() { return "x"; }
+        public void setName(String name) { throw new IllegalArgumentException("read-only: " + name); }
+    }
+
+    /** A BigInteger field. */
+    public static class Big {
+        private BigInteger n;
+        public BigInteger getN() { return n; }
+        public void setN(BigInteger n) { this.n = n; }
+    }
+
     /** A nested bean. */
     public static class Point {
         private int x;
@@ -549,6 +568,21 @@ class NativeRowsTest {
         Encoder<Tuple2<String, Long>> tuples = Encoders.tuple(Encoders.STRING(), Encoders.LONG());
         assertSameFailure(catchThrowable(() -> spark(tuples).encode(wrongTuple)),
                 catchThrowable(() -> nativeOf(tuples).encode(wrongTuple)), "wrong tuple element type");
+        assertSameFailure(catchThrowable(() -> spark(Encoders.bean(AngryGetter.class)).encode(new AngryGetter())),
+                catchThrowable(() -> nativeOf(Encoders.bean(AngryGetter.class)).encode(new AngryGetter())), "getter throws");
+        byte[] angry = spark(Encoders.bean(AngrySetter.class)).encode(new AngrySetter());
+        assertSameFailure(catchThrowable(() -> spark(Encoders.bean(AngrySetter.class)).decode(angry)),
+                catchThrowable(() -> nativeOf(Encoders.bean(AngrySetter.class)).decode(angry)), "setter throws");
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Encoder<Object> longs = (Encoder) Encoders.LONG();
+        assertSameFailure(catchThrowable(() -> spark(longs).encode(1)), catchThrowable(() -> RowCodec.of(longs).encode(1)),
+                "an Integer for a Long");
+        Big big = new Big();
+        big.setN(BigInteger.TEN.pow(40));
+        assertSameFailure(catchThrowable(() -> spark(Encoders.bean(Big.class)).encode(big)),
+                catchThrowable(() -> nativeOf(Encoders.bean(Big.class)).encode(big)), "BigInteger overflow");
+        big.setN(BigInteger.TEN.pow(37).negate());
+        assertSame(Encoders.bean(Big.class), List.of(big, new Big()), 0);
         byte[] nullLong = spark(tuples).encode(new Tuple2<>("a", null));
         Encoder<Tuple2<String, Object>> primitive = Encoders.tuple(Encoders.STRING(), Encoders.scalaLong());
         // Spark reads a null column into a primitive as its default value, no error
