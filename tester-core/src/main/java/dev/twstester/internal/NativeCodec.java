@@ -519,13 +519,33 @@ final class NativeCodec<T> extends RowCodec<T> {
             Map<?, ?> map = (Map<?, ?>) v;
             List<Object> keys = new ArrayList<>(map.size());
             List<Object> values = new ArrayList<>(map.size());
+            UnsafeRowWriter scratch = null;
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 Object k = e.getKey();
                 if (k == null) {
                     throw new SparkRuntimeException("NULL_MAP_KEY", scalaMap(Map.of()), null, new QueryContext[0], "");
                 }
+                Object value = e.getValue();
+                // Spark's ExternalMapToCatalyst converts entry by entry (key, then value) before anything is
+                // written, so a failing value of an early entry wins over a failing key of a later one:
+                // convert each entry once into a scratch row to fail in that order.
+                if (scratch == null) {
+                    scratch = new UnsafeRowWriter(1, 32);
+                }
+                scratch.reset();
+                key.validate(k);
+                key.write(scratch, 0, k);
+                if (value == null) {
+                    if (!valueContainsNull) {
+                        throw notNull("map value");
+                    }
+                } else {
+                    scratch.reset();
+                    this.value.validate(value);
+                    this.value.write(scratch, 0, value);
+                }
                 keys.add(k);
-                values.add(e.getValue());
+                values.add(value);
             }
             int previous = w.cursor();
             w.grow(8);
@@ -875,7 +895,11 @@ final class NativeCodec<T> extends RowCodec<T> {
             }
             UnsafeRowWriter w = new UnsafeRowWriter(1, 32);
             w.reset();
-            if (value == null) {
+            Object primitiveDefault = value == null ? defaultOf(root) : null;
+            if (primitiveDefault != null) {
+                // a null given to a primitive encoder (Encoders.scalaInt()...): Spark's generated code unboxes it to 0
+                root.write(w, 0, primitiveDefault);
+            } else if (value == null) {
                 root.writeNull(w, 0);
             } else {
                 root.write(w, 0, value);
