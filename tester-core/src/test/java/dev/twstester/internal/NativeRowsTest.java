@@ -92,6 +92,19 @@ class NativeRowsTest {
         public void setByDay(Map<LocalDate, BigDecimal> v) { byDay = v; }
     }
 
+    /** Concrete list classes. */
+    public static class ConcreteLists {
+        private ArrayList<String> names;
+        public ArrayList<String> getNames() { return names; }
+        public void setNames(ArrayList<String> v) { names = v; }
+    }
+
+    public static class Linked {
+        private java.util.LinkedList<String> names;
+        public java.util.LinkedList<String> getNames() { return names; }
+        public void setNames(java.util.LinkedList<String> v) { names = v; }
+    }
+
     /** A BigInteger field. */
     public static class Big {
         private BigInteger n;
@@ -629,6 +642,15 @@ class NativeRowsTest {
                 Encoders.tuple(Encoders.STRING(), Encoders.javaSerialization(Blob.class)));
         assertThat(tupleWithKryo.path()).startsWith("Catalyst (Spark's encoder): _2: TransformingEncoder");
         assertThat(tupleWithKryo.decode(tupleWithKryo.encode(new Tuple2<>("a", new Blob())))._2().n).isEqualTo(3);
+        ConcreteLists lists = new ConcreteLists();
+        lists.setNames(new ArrayList<>(Arrays.asList("b", null, "a")));
+        assertSame(Encoders.bean(ConcreteLists.class), List.of(lists, new ConcreteLists()), 0);
+        RowCodec<Linked> linked = RowCodec.create(Encoders.bean(Linked.class));
+        assertThat(linked.path()).isEqualTo("Catalyst (Spark's encoder): names: IterableEncoder"
+                + " (java.util.LinkedList; only java.util.List is native)");
+        Linked l = new Linked();
+        l.setNames(new java.util.LinkedList<>(List.of("x")));
+        assertThat(linked.decode(linked.encode(l)).getNames()).containsExactly("x");
         RowCodec<org.apache.spark.sql.Row> rows = RowCodec.create(Encoders.row(
                 new org.apache.spark.sql.types.StructType().add("a", "string")));
         assertThat(rows.path()).isEqualTo("Catalyst (Spark's encoder): value: RowEncoder");
