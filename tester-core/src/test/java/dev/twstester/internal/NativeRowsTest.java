@@ -605,6 +605,15 @@ class NativeRowsTest {
         dayMap.setByDay(byDay);
         assertSameFailure(catchThrowable(() -> spark(Encoders.bean(DayMap.class)).encode(dayMap)),
                 catchThrowable(() -> nativeOf(Encoders.bean(DayMap.class)).encode(dayMap)), "map entries in order");
+        Everything wrongThenNull = new Everything();
+        Map<String, Long> counts = new LinkedHashMap<>();
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Map<String, Object> raw2 = (Map) counts;
+        raw2.put("a", "x");
+        raw2.put(null, 1L);
+        wrongThenNull.setCounts(counts);
+        assertSameFailure(catchThrowable(() -> spark.encode(wrongThenNull)),
+                catchThrowable(() -> everything.encode(wrongThenNull)), "a wrong value before a null key");
         for (Encoder<?> primitive : List.of(Encoders.scalaInt(), Encoders.scalaLong(), Encoders.scalaBoolean(),
                 Encoders.scalaDouble(), Encoders.scalaFloat(), Encoders.scalaShort(), Encoders.scalaByte())) {
             @SuppressWarnings("unchecked")
