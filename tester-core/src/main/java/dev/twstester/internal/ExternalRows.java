@@ -112,7 +112,7 @@ public final class ExternalRows {
         }
         Object[] values;
         try {
-            values = plan.serializeFields(row, ansiEnabled());
+            values = plan.serializeFields(row);
         } catch (SparkRuntimeException e) {
             if ("NOT_NULL_ASSERT_VIOLATION".equals(e.getCondition())) {
                 throw e;
@@ -121,7 +121,7 @@ public final class ExternalRows {
         } catch (RuntimeException e) {
             throw encodingFailed(e, plan);
         }
-        UnsafeRowWriter writer = new UnsafeRowWriter(plan.fields.length, 64);
+        UnsafeRowWriter writer = plan.writer();
         writer.reset();
         writer.zeroOutNullBytes();
         plan.writeFields(writer, values);
@@ -132,8 +132,17 @@ public final class ExternalRows {
 
     private static final Map<StructType, StructNode> PLANS = new ConcurrentHashMap<>();
 
+    /** The last schema's plan, found by identity: hashing a StructType walks all of it. */
+    private static volatile Last last;
+
+    private record Last(StructType schema, StructNode plan) {}
+
     private static StructNode plan(StructType schema) {
         Objects.requireNonNull(schema, "schema must not be null");
+        Last cached = last;
+        if (cached != null && cached.schema == schema) {
+            return cached.plan;
+        }
         StructNode plan = PLANS.get(schema);
         if (plan == null) {
             DataType bad = unsupported(schema);
@@ -145,6 +154,7 @@ public final class ExternalRows {
             plan = new StructNode(schema, new Source.Top(), new int[] {0});
             PLANS.putIfAbsent(schema, plan);
         }
+        last = new Last(schema, plan);
         return plan;
     }
 
@@ -239,7 +249,7 @@ public final class ExternalRows {
         }
 
         /** {@code value} (not null) in Catalyst's internal form, or null where Spark's conversion yields null. */
-        abstract Object serialize(Object value, boolean ansi);
+        abstract Object serialize(Object value);
 
         /** Writes a non-null internal value at {@code ordinal}. */
         abstract void write(UnsafeWriter writer, int ordinal, Object value);
@@ -316,7 +326,7 @@ public final class ExternalRows {
         }
 
         @Override
-        Object serialize(Object value, boolean ansi) {
+        Object serialize(Object value) {
             if (type instanceof DateType) {
                 if (value instanceof java.sql.Date || value instanceof java.time.LocalDate) {
                     return TIME.anyToDays(value);
@@ -386,13 +396,18 @@ public final class ExternalRows {
         }
 
         @Override
-        Object serialize(Object value, boolean ansi) {
+        Object serialize(Object value) {
             if (!(value instanceof java.math.BigDecimal || value instanceof scala.math.BigDecimal
                     || value instanceof Decimal)) {
                 throw invalidType(value);
             }
-            // Decimal.fromDecimal, then CheckOverflow: half-up to the scale, null or an error on overflow
-            return Decimal.fromDecimal(value).toPrecision(precision, scale, Decimal.ROUND_HALF_UP(), !ansi, null);
+            // Decimal.fromDecimal, then CheckOverflow: half-up to the scale, null or (ANSI mode) an error on overflow
+            Decimal decimal = Decimal.fromDecimal(value);
+            Decimal rounded = decimal.toPrecision(precision, scale, Decimal.ROUND_HALF_UP(), true, null);
+            if (rounded == null && ansiEnabled()) {
+                decimal.toPrecision(precision, scale, Decimal.ROUND_HALF_UP(), false, null);   // throws Spark's error
+            }
+            return rounded;
         }
 
         @Override
@@ -409,6 +424,8 @@ public final class ExternalRows {
     private static final class StructNode extends Node {
         final StructField[] fields;
         final Node[] children;
+        /** The top-level row's writer, one per thread: its buffer keeps its size from row to row. */
+        private final ThreadLocal<UnsafeRowWriter> writers;
 
         StructNode(StructType type, Source source, int[] lambdaIds) {
             super(type, source);
@@ -417,18 +434,25 @@ public final class ExternalRows {
             for (int i = 0; i < fields.length; i++) {
                 children[i] = node(fields[i].dataType(), new Source.Field(this, i, fields[i].name()), lambdaIds);
             }
+            int width = fields.length;
+            this.writers = source instanceof Source.Top ? ThreadLocal.withInitial(() -> new UnsafeRowWriter(width, 64))
+                    : null;
+        }
+
+        UnsafeRowWriter writer() {
+            return writers.get();
         }
 
         @Override
-        Object serialize(Object value, boolean ansi) {
+        Object serialize(Object value) {
             if (!(value instanceof Row row)) {
                 throw invalidType(value);
             }
-            return serializeFields(row, ansi);
+            return serializeFields(row);
         }
 
         /** RowEncoder's serializer: field by field, in order, each validated then converted. */
-        Object[] serializeFields(Row row, boolean ansi) {
+        Object[] serializeFields(Row row) {
             Object[] out = new Object[fields.length];
             for (int i = 0; i < fields.length; i++) {
                 boolean nullable = fields[i].nullable();
@@ -440,7 +464,7 @@ public final class ExternalRows {
                     throw new RuntimeException("The " + i + "th field '" + fields[i].name()
                             + "' of input row cannot be null.");
                 }
-                Object converted = children[i].serialize(row.get(i), ansi);
+                Object converted = children[i].serialize(row.get(i));
                 if (converted == null && !nullable) {
                     throw notNullViolation("\n\n");
                 }
@@ -503,7 +527,7 @@ public final class ExternalRows {
         }
 
         @Override
-        Object serialize(Object value, boolean ansi) {
+        Object serialize(Object value) {
             if (!(value.getClass().isArray() || value instanceof scala.collection.Seq
                     || value instanceof scala.collection.immutable.Set || value instanceof java.util.List)) {
                 throw invalidType(value);
@@ -517,21 +541,21 @@ public final class ExternalRows {
                 Object[] in = (Object[]) value;
                 out = new Object[in.length];
                 for (int i = 0; i < in.length; i++) {
-                    out[i] = element(in[i], ansi);
+                    out[i] = element(in[i]);
                 }
             } else {
                 scala.collection.Seq<?> in = (scala.collection.Seq<?>) value;
                 out = new Object[in.length()];
                 Iterator<?> it = in.iterator();
                 for (int i = 0; it.hasNext(); i++) {
-                    out[i] = element(it.next(), ansi);
+                    out[i] = element(it.next());
                 }
             }
             return out;
         }
 
-        private Object element(Object value, boolean ansi) {
-            Object converted = value == null ? null : element.serialize(value, ansi);
+        private Object element(Object value) {
+            Object converted = value == null ? null : element.serialize(value);
             if (converted == null && !containsNull) {
                 throw notNullViolation("\n\n");
             }
@@ -569,7 +593,7 @@ public final class ExternalRows {
         }
 
         @Override
-        Object serialize(Object external, boolean ansi) {
+        Object serialize(Object external) {
             if (!(external instanceof scala.collection.Map<?, ?> map)) {
                 throw invalidType(external);
             }
@@ -580,14 +604,14 @@ public final class ExternalRows {
             Iterator<? extends Tuple2<?, ?>> entries = map.iterator();
             for (int i = 0; entries.hasNext(); i++) {
                 Tuple2<?, ?> entry = entries.next();
-                Object k = entry._1() == null ? null : key.serialize(entry._1(), ansi);
+                Object k = entry._1() == null ? null : key.serialize(entry._1());
                 Object v = entry._2();
                 if (v == null && !valueContainsNull) {
                     // Spark's generated code calls getClass() on the value it declared non-null
                     throw new NullPointerException("Cannot invoke \"Object.getClass()\" because the value of the "
                             + "map entry for key " + entry._1() + " is null");
                 }
-                v = v == null ? null : value.serialize(v, ansi);
+                v = v == null ? null : value.serialize(v);
                 if (v == null && !valueContainsNull) {
                     throw notNullViolation("\n\n");
                 }
