@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -45,7 +47,11 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.internal.SQLConf$;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import scala.jdk.javaapi.CollectionConverters;
@@ -119,12 +125,44 @@ class ExternalRowsPropertyTest {
         for (int i = 0; i < SCHEMAS.size(); i++) {
             StructType schema = SCHEMAS.get(i);
             long seed = SEED + i;
-            tests.add(DynamicTest.dynamicTest("schema " + i + ": " + schema.simpleString(), () -> check(schema, seed)));
+            tests.add(DynamicTest.dynamicTest("schema " + i + ": " + schema.simpleString(),
+                    () -> check(schema, seed, ROWS)));
         }
         return tests.stream();
     }
 
-    private static void check(StructType schema, long seed) {
+    /**
+     * With {@code spark.sql.ansi.enabled=false} Spark's encoder turns a decimal overflow into null (and a null
+     * in a non-nullable field into {@code NOT_NULL_ASSERT_VIOLATION}). Run on a thread of its own whose
+     * fallback SQLConf nobody else reads.
+     */
+    @Test
+    void decimalOverflowIsNullWithAnsiModeOff() throws Exception {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicBoolean ran = new AtomicBoolean();
+        Thread thread = new Thread(() -> {
+            try {
+                SQLConf conf = SQLConf.get();
+                if (conf != SQLConf$.MODULE$.getFallbackConf()) {
+                    return;   // a SparkSession's conf: not ours to change
+                }
+                conf.setConfString("spark.sql.ansi.enabled", "false");
+                check(SCHEMAS.get(6), SEED + 100, ROWS / 2);    // nullable decimals
+                check(SCHEMAS.get(1), SEED + 101, ROWS / 2);    // non-nullable ones
+                ran.set(true);
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "ansi-off");
+        thread.start();
+        thread.join();
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        Assumptions.assumeTrue(ran.get(), "SQLConf.get() is a SparkSession's conf in this JVM");
+    }
+
+    private static void check(StructType schema, long seed, int rows) {
         assertThat(ExternalRows.supports(schema)).isTrue();
         Catalyst catalyst = new Catalyst(schema);
         Generator generator = new Generator(new SplittableRandom(seed));
@@ -134,7 +172,7 @@ class ExternalRowsPropertyTest {
         long catalystReadNanos = 0;
         long nativeReadNanos = 0;
         long started = System.nanoTime();
-        for (int n = 0; n < ROWS; n++) {
+        for (int n = 0; n < rows; n++) {
             generator.faultUsed = false;
             generator.faultRate = n % 16 == 0 ? 0.08 : 0.0;
             Row row = generator.row(schema);
@@ -200,11 +238,11 @@ class ExternalRowsPropertyTest {
         }
         System.out.printf("ExternalRowsPropertyTest %s: %d rows (%d rejected) in %d ms; to bytes: Catalyst %.2f µs/row "
                 + "(encoder built in this time), native %.2f µs/row; to Row: Catalyst %.2f µs/row, native %.2f µs/row%n",
-                schema.simpleString(), ROWS, failures, (System.nanoTime() - started) / 1_000_000,
-                catalystNanos / 1e3 / ROWS, nativeNanos / 1e3 / ROWS, catalystReadNanos / 1e3 / (ROWS - failures),
-                nativeReadNanos / 1e3 / (ROWS - failures));
+                schema.simpleString(), rows, failures, (System.nanoTime() - started) / 1_000_000,
+                catalystNanos / 1e3 / rows, nativeNanos / 1e3 / rows, catalystReadNanos / 1e3 / (rows - failures),
+                nativeReadNanos / 1e3 / (rows - failures));
         // the generator is meant to exercise failures too: one row in 16 may hold a fault
-        assertThat(failures).as("rows Catalyst rejected, seed " + seed).isBetween(ROWS / 400, ROWS / 16);
+        assertThat(failures).as("rows Catalyst rejected, seed " + seed).isBetween(rows / 400, rows / 16);
     }
 
     private static void sameFailure(Supplier<String> context, Throwable expected, Throwable actual) {
