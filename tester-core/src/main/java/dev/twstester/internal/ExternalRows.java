@@ -20,14 +20,17 @@ import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeWriter;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.MapData;
 import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
+import org.apache.spark.sql.catalyst.util.SparkIntervalUtils$;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.CalendarIntervalType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DayTimeIntervalType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
@@ -40,7 +43,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.types.CalendarInterval;
 import org.apache.spark.unsafe.types.UTF8String;
 
 import scala.Tuple2;
@@ -68,10 +73,12 @@ import scala.jdk.javaapi.CollectionConverters;
  *   non-nullable field, ...; {@code NOT_NULL_ASSERT_VIOLATION} unwrapped).</li>
  * </ul>
  * Types other than the atomic ones (boolean to double, string, binary, decimal, date, timestamp,
- * timestamp_ntz), arrays, maps and structs are not covered: check {@link #supports(StructType)} first
+ * timestamp_ntz, the three interval types as {@code Duration}, {@code Period} and {@code CalendarInterval}),
+ * arrays, maps and structs are not covered: check {@link #supports(StructType)} first
  * (the conversions throw {@link UnsupportedOperationException} naming the type) and use Catalyst's encoder.
  *
- * <p>Known difference: when one row holds several faults, Spark's generated code may report a fault of a
+ * <p>Known differences: a null {@code CalendarInterval} in a struct field keeps 16 bytes that Spark leaves as its
+ * reused buffer held them (stale bytes of an earlier row) and this class zeroes. When one row holds several faults, Spark's generated code may report a fault of a
  * later field first (it evaluates shared sub-expressions up front); this class reports the first fault in
  * field order.
  */
@@ -79,6 +86,7 @@ public final class ExternalRows {
     private ExternalRows() {}
 
     private static final SparkDateTimeUtils$ TIME = SparkDateTimeUtils$.MODULE$;
+    private static final SparkIntervalUtils$ INTERVALS = SparkIntervalUtils$.MODULE$;
     private static final String TOP_ROW = "assertnotnull(input[0, org.apache.spark.sql.Row, true])";
 
     /** Whether every field of {@code schema}, at any depth, has a type this class converts. */
@@ -147,8 +155,8 @@ public final class ExternalRows {
         if (plan == null) {
             DataType bad = unsupported(schema);
             if (bad != null) {
-                throw new UnsupportedOperationException("twstester converts external rows of atomic, array, map "
-                        + "and struct types natively, not " + bad.sql() + " (in " + schema.sql()
+                throw new UnsupportedOperationException("twstester converts external rows of atomic, interval, "
+                        + "array, map and struct types natively, not " + bad.sql() + " (in " + schema.sql()
                         + "); convert it with Spark's encoder (ExpressionEncoder.apply(schema, true)) instead");
             }
             plan = new StructNode(schema, new Source.Top(), new int[] {0});
@@ -179,7 +187,8 @@ public final class ExternalRows {
                 || type instanceof IntegerType || type instanceof LongType || type instanceof FloatType
                 || type instanceof DoubleType || DataTypes.StringType.equals(type) || type instanceof BinaryType
                 || type instanceof DecimalType || type instanceof DateType || type instanceof TimestampType
-                || type instanceof TimestampNTZType;
+                || type instanceof TimestampNTZType || type instanceof CalendarIntervalType
+                || type instanceof DayTimeIntervalType || type instanceof YearMonthIntervalType;
         return atomic ? null : type;
     }
 
@@ -263,6 +272,7 @@ public final class ExternalRows {
         abstract String externalTypeSql();
 
         final String validatedSql() {
+            DataType type = encoderType(this.type);
             String expected = type instanceof StructType struct
                     ? String.join(", ", Arrays.stream(struct.fields()).map(StructField::toString).toList())
                     : type.toString();
@@ -272,9 +282,34 @@ public final class ExternalRows {
         final SparkRuntimeException invalidType(Object value) {
             return sparkRuntime("INVALID_EXTERNAL_TYPE", null,
                     "externalType", value.getClass().getName(),
-                    "type", "\"" + type.sql() + "\"",
+                    "type", "\"" + encoderType(type).sql() + "\"",
                     "expr", "\"" + source.sql() + "\"");
         }
+    }
+
+    /**
+     * The type Spark's row encoder declares for {@code type}, as its errors name it: every day-time interval
+     * is {@code INTERVAL DAY TO SECOND} and every year-month one {@code INTERVAL YEAR TO MONTH}.
+     */
+    static DataType encoderType(DataType type) {
+        if (type instanceof DayTimeIntervalType) {
+            return DayTimeIntervalType.apply();
+        }
+        if (type instanceof YearMonthIntervalType) {
+            return YearMonthIntervalType.apply();
+        }
+        if (type instanceof ArrayType array) {
+            return new ArrayType(encoderType(array.elementType()), array.containsNull());
+        }
+        if (type instanceof MapType map) {
+            return new MapType(encoderType(map.keyType()), encoderType(map.valueType()), map.valueContainsNull());
+        }
+        if (type instanceof StructType struct) {
+            return new StructType(Arrays.stream(struct.fields())
+                    .map(f -> new StructField(f.name(), encoderType(f.dataType()), f.nullable(), f.metadata()))
+                    .toArray(StructField[]::new));
+        }
+        return type;
     }
 
     private static Node node(DataType type, Source source, int[] lambdaIds) {
@@ -317,12 +352,20 @@ public final class ExternalRows {
                 external = byte[].class;
             } else if (type instanceof TimestampNTZType) {
                 external = java.time.LocalDateTime.class;
+            } else if (type instanceof DayTimeIntervalType) {
+                external = java.time.Duration.class;
+            } else if (type instanceof YearMonthIntervalType) {
+                external = java.time.Period.class;
+            } else if (type instanceof CalendarIntervalType) {
+                external = CalendarInterval.class;
             } else if (type instanceof DateType || type instanceof TimestampType) {
                 external = Object.class;
             } else {
                 external = String.class;
             }
-            size = type instanceof BinaryType || DataTypes.StringType.equals(type) ? 8 : type.defaultSize();
+            // an array's slot: the value of a primitive (Java) type, else an offset and size
+            size = type instanceof BinaryType || DataTypes.StringType.equals(type) || type instanceof CalendarIntervalType
+                    ? 8 : type.defaultSize();
         }
 
         @Override
@@ -348,6 +391,12 @@ public final class ExternalRows {
             if (value instanceof java.time.LocalDateTime t) {
                 return TIME.localDateTimeToMicros(t);
             }
+            if (value instanceof java.time.Duration d) {
+                return INTERVALS.durationToMicros(d);
+            }
+            if (value instanceof java.time.Period p) {
+                return INTERVALS.periodToMonths(p);
+            }
             return value;
         }
 
@@ -369,6 +418,8 @@ public final class ExternalRows {
                 writer.write(ordinal, (double) v);
             } else if (value instanceof UTF8String v) {
                 writer.write(ordinal, v);
+            } else if (value instanceof CalendarInterval v) {
+                writer.write(ordinal, v);
             } else {
                 writer.write(ordinal, (byte[]) value);
             }
@@ -381,7 +432,8 @@ public final class ExternalRows {
 
         @Override
         String externalTypeSql() {
-            return type instanceof BinaryType ? "BinaryType" : "ObjectType(" + external + ")";
+            return type instanceof BinaryType || type instanceof CalendarIntervalType ? type.toString()
+                    : "ObjectType(" + external + ")";
         }
     }
 
@@ -481,6 +533,12 @@ public final class ExternalRows {
                 } else if (children[i] instanceof DecimalNode d && d.precision > Decimal.MAX_LONG_DIGITS()) {
                     // GenerateUnsafeProjection cannot call setNullAt for a wide decimal: it keeps its 16 bytes
                     writer.write(i, (Decimal) null, d.precision, d.scale);
+                } else if (children[i].type instanceof CalendarIntervalType) {
+                    // as GenerateUnsafeProjection: 16 bytes kept for the null interval; Spark leaves whatever its
+                    // reused buffer held there, this class zeroes them
+                    writer.write(i, (CalendarInterval) null);
+                    Platform.putLong(writer.getBuffer(), writer.cursor() - 16, 0L);
+                    Platform.putLong(writer.getBuffer(), writer.cursor() - 8, 0L);
                 } else {
                     writer.setNullAt(i);
                 }
@@ -705,6 +763,12 @@ public final class ExternalRows {
             return TIME.toJavaTimestamp(data.getLong(i));
         } else if (type instanceof TimestampNTZType) {
             return TIME.microsToLocalDateTime(data.getLong(i));
+        } else if (type instanceof DayTimeIntervalType) {
+            return INTERVALS.microsToDuration(data.getLong(i));
+        } else if (type instanceof YearMonthIntervalType) {
+            return INTERVALS.monthsToPeriod(data.getInt(i));
+        } else if (type instanceof CalendarIntervalType) {
+            return data.getInterval(i);
         } else if (type instanceof StructType struct) {
             return readStruct(data.getStruct(i, struct.length()), struct);
         } else if (type instanceof ArrayType array) {

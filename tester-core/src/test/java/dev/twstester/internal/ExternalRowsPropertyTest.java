@@ -32,9 +32,11 @@ import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.CalendarIntervalType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DayTimeIntervalType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
@@ -47,6 +49,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.YearMonthIntervalType;
+import org.apache.spark.unsafe.types.CalendarInterval;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.internal.SQLConf$;
 import org.junit.jupiter.api.Assumptions;
@@ -112,7 +116,13 @@ class ExternalRowsPropertyTest {
                             .add("a", DataTypes.IntegerType, false)
                             .add("arr", DataTypes.createArrayType(DataTypes.IntegerType, false), false), false)
                     .add("m", DataTypes.createMapType(DataTypes.StringType,
-                            DataTypes.createArrayType(StructType.fromDDL("q float"), false), false), false));
+                            DataTypes.createArrayType(StructType.fromDDL("q float"), false), false), false),
+            StructType.fromDDL("dts interval day to second, h interval hour, ym interval year to month, "
+                            + "mo interval month, ad array<interval day>, my map<string, interval year>")
+                    // not nullable: Spark leaves a null interval's 16 bytes as its buffer held them (see ExternalRows)
+                    .add("ci", DataTypes.CalendarIntervalType, false)
+                    .add("aci", DataTypes.createArrayType(DataTypes.CalendarIntervalType))
+                    .add("sci", new StructType().add("c", DataTypes.CalendarIntervalType, false)));
 
     private static StructType nonNullable(StructType schema) {
         return new StructType(Arrays.stream(schema.fields())
@@ -470,6 +480,12 @@ class ExternalRowsPropertyTest {
             if (type instanceof TimestampNTZType && pick == 0) {
                 return LocalDateTime.MIN;
             }
+            if (type instanceof DayTimeIntervalType && pick == 0) {
+                return java.time.Duration.ofSeconds(Long.MAX_VALUE / 100_000);
+            }
+            if (type instanceof YearMonthIntervalType && pick == 0) {
+                return java.time.Period.ofYears(Integer.MAX_VALUE);
+            }
             if (type instanceof ArrayType a) {
                 return switch (pick) {
                     case 0 -> List.of(1);                     // validated, then cast to a Scala Seq: fails
@@ -484,7 +500,8 @@ class ExternalRowsPropertyTest {
                 return pick == 0 ? "row" : List.of();
             }
             Object[] wrongs = {1, 1L, "1", new byte[] {1}, 1.0, LocalDateTime.of(2020, 1, 1, 0, 0), BigInteger.ONE,
-                    Instant.EPOCH, java.sql.Date.valueOf("2020-01-01"), (short) 1, true};
+                    Instant.EPOCH, java.sql.Date.valueOf("2020-01-01"), (short) 1, true, java.time.Duration.ZERO,
+                    java.time.Period.ZERO, new CalendarInterval(0, 0, 0)};
             while (true) {
                 Object candidate = wrongs[random.nextInt(wrongs.length)];
                 Object right = atomic(type);
@@ -602,6 +619,14 @@ class ExternalRowsPropertyTest {
             } else if (type instanceof TimestampNTZType) {
                 long seconds = random.nextLong(-150_000_000_000L, 150_000_000_000L);
                 return LocalDateTime.ofEpochSecond(seconds, random.nextInt(1_000_000_000), java.time.ZoneOffset.UTC);
+            } else if (type instanceof DayTimeIntervalType) {
+                return java.time.Duration.ofSeconds(random.nextLong(-9_000_000_000_000L, 9_000_000_000_000L),
+                        random.nextInt(1_000_000_000));
+            } else if (type instanceof YearMonthIntervalType) {
+                return java.time.Period.of(random.nextInt(-100_000_000, 100_000_000), random.nextInt(-50, 50),
+                        random.nextInt(-40, 40));
+            } else if (type instanceof CalendarIntervalType) {
+                return new CalendarInterval(random.nextInt(), random.nextInt(), random.nextLong());
             }
             return string();
         }
