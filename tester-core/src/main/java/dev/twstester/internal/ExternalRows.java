@@ -77,10 +77,11 @@ import scala.jdk.javaapi.CollectionConverters;
  * arrays, maps and structs are not covered: check {@link #supports(StructType)} first
  * (the conversions throw {@link UnsupportedOperationException} naming the type) and use Catalyst's encoder.
  *
- * <p>Known differences: a null {@code CalendarInterval} in a struct field keeps 16 bytes that Spark leaves as its
- * reused buffer held them (stale bytes of an earlier row) and this class zeroes. When one row holds several faults, Spark's generated code may report a fault of a
- * later field first (it evaluates shared sub-expressions up front); this class reports the first fault in
- * field order.
+ * <p>Faults are checked in the order Spark's generated code evaluates them (fields in order, depth first; a map
+ * entry's key, its null check, then its value), so a row holding several faults fails on the same one.
+ *
+ * <p>Known difference: a null {@code CalendarInterval} in a struct field keeps 16 bytes that Spark leaves as its
+ * reused buffer held them (stale bytes of an earlier row); this class zeroes them.
  */
 public final class ExternalRows {
     private ExternalRows() {}
@@ -655,7 +656,7 @@ public final class ExternalRows {
             if (!(external instanceof scala.collection.Map<?, ?> map)) {
                 throw invalidType(external);
             }
-            // ExternalMapToCatalyst: per entry the key, then the value, then the null-key check
+            // ExternalMapToCatalyst: per entry the key, the null-key check, then the value
             int size = map.size();
             Object[] keys = new Object[size];
             Object[] values = new Object[size];
@@ -663,6 +664,9 @@ public final class ExternalRows {
             for (int i = 0; entries.hasNext(); i++) {
                 Tuple2<?, ?> entry = entries.next();
                 Object k = entry._1() == null ? null : key.serialize(entry._1());
+                if (k == null) {
+                    throw sparkRuntime("NULL_MAP_KEY", null);
+                }
                 Object v = entry._2();
                 if (v == null && !valueContainsNull) {
                     // Spark's generated code calls getClass() on the value it declared non-null
@@ -672,9 +676,6 @@ public final class ExternalRows {
                 v = v == null ? null : value.serialize(v);
                 if (v == null && !valueContainsNull) {
                     throw notNullViolation("\n\n");
-                }
-                if (k == null) {
-                    throw sparkRuntime("NULL_MAP_KEY", null);
                 }
                 keys[i] = k;
                 values[i] = v;
