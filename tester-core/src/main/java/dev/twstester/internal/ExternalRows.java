@@ -67,8 +67,9 @@ import scala.jdk.javaapi.CollectionConverters;
  *   {@code mutable.ArraySeq} for arrays and immutable Scala {@code Map}s for maps;</li>
  *   <li>{@link #fromExternal} accepts what Spark's {@code ValidateExternalType} accepts: {@code Timestamp}
  *   or {@code Instant}, {@code Date} or {@code LocalDate}, Java, Scala or Spark decimals (rounded half-up to
- *   the field's scale), Scala {@code Seq}s or Java arrays for arrays, Scala {@code Map}s for maps, {@link Row}s
- *   for structs; and fails with Spark's exceptions ({@code EXPRESSION_ENCODING_FAILED} around
+ *   the field's scale), Scala {@code Seq}s or Java arrays for arrays (a Java {@code List} or a Scala {@code Set}
+ *   passes Spark's type check and then fails its conversion with a {@code ClassCastException}, here too), Scala
+ *   {@code Map}s for maps (not Java ones), {@link Row}s for structs; and fails with Spark's exceptions ({@code EXPRESSION_ENCODING_FAILED} around
  *   {@code INVALID_EXTERNAL_TYPE}, {@code NUMERIC_VALUE_OUT_OF_RANGE}, {@code NULL_MAP_KEY}, a null in a
  *   non-nullable field, ...; {@code NOT_NULL_ASSERT_VIOLATION} unwrapped).</li>
  * </ul>
@@ -76,6 +77,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * timestamp_ntz, the three interval types as {@code Duration}, {@code Period} and {@code CalendarInterval}),
  * arrays, maps and structs are not covered: check {@link #supports(StructType)} first
  * (the conversions throw {@link UnsupportedOperationException} naming the type) and use Catalyst's encoder.
+ *
+ * <p>Thread-safe: a schema's conversion plan is built once and shared.
  *
  * <p>Faults are checked in the order Spark's generated code evaluates them (fields in order, depth first; a map
  * entry's key, its null check, then its value), so a row holding several faults fails on the same one.
