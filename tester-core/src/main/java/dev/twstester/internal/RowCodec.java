@@ -1,133 +1,149 @@
 package dev.twstester.internal;
 
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering$;
-import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
-import scala.jdk.javaapi.CollectionConverters;
-
 /**
  * Internal, not API: may change in any release.
  *
- * <p>The one place that uses Spark's encoder internals: an {@link Encoder} turned into Spark's row format and
- * back, as the state store and the sink see it. No SparkSession is created.
+ * <p>An {@link Encoder} turned into Spark's row format and back, as the state store and the sink see
+ * it. No SparkSession is created.
  *
- * <p>Objects are encoded to the bytes of an {@link UnsafeRow}, the format RocksDB keeps, so a
- * stored value is a copy that later mutation of the object cannot change, and a read returns a
- * new object. Orders that Spark derives from those bytes (timer ties, {@code listTimers()},
- * MapState iteration) are computed from the same bytes.
+ * <p>Objects are encoded to the bytes of an {@link UnsafeRow}, the format RocksDB keeps, so a stored
+ * value is a copy that later mutation of the object cannot change, and a read returns a new object.
+ * Orders that Spark derives from those bytes (timer ties, {@code listTimers()}, MapState iteration)
+ * are computed from the same bytes.
+ *
+ * <p>Two implementations: the native one walks the encoder's {@code AgnosticEncoder} tree and writes
+ * the bytes with Spark's {@code UnsafeRowWriter} (no analyzer, no code generation: microseconds to
+ * build), for beans, tuples, primitives and their boxes, strings, binary, dates and times, decimals,
+ * enums, arrays, lists and maps of them; every other encoder goes through Spark's own encoder
+ * (Catalyst: seconds to load in a fresh JVM), {@link #path()} says why. Both give the same bytes,
+ * objects and errors. Codecs are shared ({@link #of}) and thread-safe.
  */
-public final class RowCodec<T> {
-    private final Encoder<T> encoder;
-    private final ExpressionEncoder<T> resolved;
-    private final ExpressionEncoder.Serializer<T> serializer;
-    private final ExpressionEncoder.Deserializer<T> deserializer;
-    private final UnsafeProjection toUnsafe;
-    private final StructType schema;
-    private final UnsafeProjection nested;
-    private Comparator<InternalRow> ordering;
-    private ExpressionEncoder.Serializer<Row> rowSerializer;
-    private ExpressionEncoder.Deserializer<Row> rowDeserializer;
+public abstract class RowCodec<T> {
+    /** Keyed by the encoder, or for beans by the bean class (hashing a bean encoder's tree costs tens of µs). */
+    private static final ConcurrentHashMap<Object, RowCodec<?>> SHARED = new ConcurrentHashMap<>();
 
-    /** Resolving runs Spark's analyzer (the costly part); resolved encoders are immutable and shared. */
-    private static final Map<Encoder<?>, ExpressionEncoder<?>> RESOLVED = new ConcurrentHashMap<>();
+    /** {@code Encoders.bean(c)} is a function of {@code c} alone, so its class identifies it. */
+    private static final class BeanKey {
+        private final Class<?> bean;
 
-    @SuppressWarnings("unchecked")
-    private RowCodec(Encoder<T> encoder) {
+        BeanKey(Class<?> bean) {
+            this.bean = bean;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BeanKey k && k.bean == bean;
+        }
+
+        @Override
+        public int hashCode() {
+            return bean.hashCode();
+        }
+    }
+
+    private static Object key(Encoder<?> encoder) {
+        return encoder instanceof org.apache.spark.sql.catalyst.encoders.AgnosticEncoders.JavaBeanEncoder<?> bean
+                ? new BeanKey(bean.clsTag().runtimeClass()) : encoder;
+    }
+
+    final Encoder<T> encoder;
+
+    RowCodec(Encoder<T> encoder) {
         this.encoder = encoder;
-        this.resolved = (ExpressionEncoder<T>) RESOLVED.computeIfAbsent(encoder, e -> {
-            ExpressionEncoder<?> expression = org.apache.spark.sql.catalyst.encoders.package$.MODULE$.encoderFor(e);
-            return expression.resolveAndBind(expression.resolveAndBind$default$1(), expression.resolveAndBind$default$2());
-        });
-        this.serializer = resolved.createSerializer();
-        this.deserializer = resolved.createDeserializer();
-        this.schema = resolved.schema();
-        this.toUnsafe = UnsafeProjection.create(schema);
-        this.nested = UnsafeProjection.create(
-                new StructType(new StructField[] {new StructField("nested", schema, true,
-                        org.apache.spark.sql.types.Metadata.empty())}));
     }
-
-    /** A new codec of its own (not thread-safe: Spark's serializer reuses one row buffer). */
-    public static <T> RowCodec<T> of(Encoder<T> encoder) {
-        Objects.requireNonNull(encoder, "encoder must not be null");
-        return new RowCodec<>(encoder);
-    }
-
-    /** One codec per thread and encoder, kept for the thread's life. */
-    private static final ThreadLocal<Map<Encoder<?>, RowCodec<?>>> PER_THREAD = ThreadLocal.withInitial(HashMap::new);
 
     /**
-     * The calling thread's codec for {@code encoder}, shared by every caller on that thread. Creating
-     * a codec makes Spark generate its projections' source again (milliseconds per encoder), so
-     * simulators created one after another reuse one. Use it only on the calling thread.
+     * The shared, thread-safe codec for {@code encoder} (equal encoders, such as two
+     * {@code Encoders.bean(C.class)}, share one): native when every part of the encoder is covered,
+     * else Spark's encoder. The first call for an encoder builds it; later calls cost a map lookup.
      */
     @SuppressWarnings("unchecked")
-    public static <T> RowCodec<T> forThisThread(Encoder<T> encoder) {
+    public static <T> RowCodec<T> of(Encoder<T> encoder) {
         Objects.requireNonNull(encoder, "encoder must not be null");
-        return (RowCodec<T>) PER_THREAD.get().computeIfAbsent(encoder, RowCodec::new);
+        Object key = key(encoder);
+        RowCodec<?> codec = SHARED.get(key);
+        if (codec == null) {
+            codec = create(encoder);
+            RowCodec<?> earlier = SHARED.putIfAbsent(key, codec);
+            if (earlier != null) {
+                codec = earlier;
+            }
+        }
+        return (RowCodec<T>) codec;
     }
+
+    /**
+     * Same as {@link #of}: codecs are shared and thread-safe now.
+     *
+     * @deprecated use {@link #of}
+     */
+    @Deprecated
+    public static <T> RowCodec<T> forThisThread(Encoder<T> encoder) {
+        return of(encoder);
+    }
+
+    /** A new codec, not shared: native when covered, else Catalyst. */
+    static <T> RowCodec<T> create(Encoder<T> encoder) {
+        NativeCodec.Plan plan = NativeCodec.plan(encoder);
+        if (plan.reason() == null) {
+            return new NativeCodec<>(encoder, plan);
+        }
+        return new CatalystCodec<>(encoder, plan.reason());
+    }
+
+    /** Whether this codec writes the bytes itself (true) or runs Spark's encoder (Catalyst). */
+    public abstract boolean isNative();
+
+    /** "native", or "Catalyst (Spark's encoder): " and the part of the encoder the native path does not cover. */
+    public abstract String path();
 
     public Encoder<T> encoder() {
         return encoder;
     }
 
-    public StructType schema() {
-        return schema;
-    }
+    public abstract StructType schema();
 
     /** The bytes of the UnsafeRow Spark would store for {@code value}; fails as Spark's encoder does. */
-    public byte[] encode(T value) {
-        InternalRow row = serializer.apply(value);
-        UnsafeRow unsafe = row instanceof UnsafeRow u ? u : toUnsafe.apply(row);
-        return unsafe.copy().getBytes();
-    }
+    public abstract byte[] encode(T value);
 
-    /** A new object decoded from stored bytes. */
-    public T decode(byte[] bytes) {
-        return deserializer.apply(row(bytes));
-    }
+    /** A new object decoded from stored bytes; fails as Spark's encoder does. */
+    public abstract T decode(byte[] bytes);
 
+    /** The bytes as an UnsafeRow of {@link #schema()} (no copy). */
     public UnsafeRow row(byte[] bytes) {
-        UnsafeRow row = new UnsafeRow(schema.length());
+        UnsafeRow row = new UnsafeRow(schema().length());
         row.pointTo(bytes, bytes.length);
         return row;
     }
 
     /**
-     * The bytes of a one-column row whose column is this row as a nested struct: the shape in
-     * which Spark's RocksDB encoders append a grouping key (timer index) or a map key (MapState)
-     * after the prefix, and so the bytes whose unsigned order decides iteration.
+     * The bytes of a one-column row whose column is this row as a nested struct: the shape in which
+     * Spark's RocksDB encoders append a grouping key (timer index) or a map key (MapState) after the
+     * prefix, and so the bytes whose unsigned order decides iteration. An UnsafeRow nested in another
+     * is copied as it is, after the outer row's 8-byte null bitset and its 8-byte offset-and-size slot.
      */
     public byte[] nestedBytes(byte[] bytes) {
-        GenericInternalRow outer = new GenericInternalRow(new Object[] {row(bytes)});
-        return nested.apply(outer).copy().getBytes();
+        byte[] outer = new byte[16 + bytes.length];
+        long offsetAndSize = (16L << 32) | bytes.length;
+        for (int i = 0; i < 8; i++) {
+            outer[8 + i] = (byte) (offsetAndSize >>> (8 * i));
+        }
+        System.arraycopy(bytes, 0, outer, 16, bytes.length);
+        return outer;
     }
 
     /** Spark SQL's ascending order of the encoded columns (nulls first), as the sort before grouping. */
-    public int compareNatural(byte[] a, byte[] b) {
-        if (ordering == null) {
-            DataType[] types = Arrays.stream(schema.fields()).map(StructField::dataType).toArray(DataType[]::new);
-            ordering = InterpretedOrdering$.MODULE$.forSchema(
-                    CollectionConverters.asScala(Arrays.asList(types)).toSeq());
-        }
-        return ordering.compare(row(a), row(b));
-    }
+    public abstract int compareNatural(byte[] a, byte[] b);
 
     /**
      * The shuffle partition of an encoded grouping key among {@code partitions}: Spark's
@@ -135,7 +151,7 @@ public final class RowCodec<T> {
      */
     public int partition(byte[] bytes, int partitions) {
         UnsafeRow row = row(bytes);
-        StructField[] fields = schema.fields();
+        StructField[] fields = schema().fields();
         int hash = HASH_SEED;
         for (int i = 0; i < fields.length; i++) {
             DataType type = fields[i].dataType();
@@ -154,7 +170,7 @@ public final class RowCodec<T> {
 
     /** Index of a top-level column, or -1. */
     public int fieldIndex(String column) {
-        String[] names = schema.fieldNames();
+        String[] names = schema().fieldNames();
         for (int i = 0; i < names.length; i++) {
             if (names[i].equals(column)) {
                 return i;
@@ -167,38 +183,28 @@ public final class RowCodec<T> {
      * Whether Spark writes a value as a struct of its fields (beans, tuples, case classes), rather
      * than as the single column {@code value} of a flat encoder such as {@code Encoders.STRING()}.
      */
-    public boolean isSerializedAsStruct() {
-        return resolved.isSerializedAsStructForTopLevel();
-    }
+    public abstract boolean isSerializedAsStruct();
 
     /**
      * {@code value} as the external {@link Row} Spark shows for this encoder's {@link #schema()}: a
      * {@code DataFrame} row, with the default external types ({@code java.sql.Timestamp},
      * {@code java.sql.Date}, Scala {@code Seq} and {@code Map}) unless the session enables the Java 8
-     * time API. Fails as Spark's encoder does.
+     * time API. Fails as Spark's encoder does. (Runs Spark's encoders, so loads Catalyst.)
      */
     public Row toExternalRow(T value) {
-        rowCodecs();
-        return rowDeserializer.apply(serializer.apply(value));
+        return catalyst().toExternalRow(value);
     }
 
     /**
      * The object this encoder decodes from {@code row}, a row of {@link #schema()} (a memory sink's
      * row, say). Accepts either external type of timestamps and dates, as {@code createDataFrame} does.
+     * (Runs Spark's encoders, so loads Catalyst.)
      */
     public T fromExternalRow(Row row) {
         Objects.requireNonNull(row, "row must not be null");
-        rowCodecs();
-        return deserializer.apply(rowSerializer.apply(row));
+        return catalyst().fromExternalRow(row);
     }
 
-    /** Lenient, so rows holding {@code java.time} values encode too; built once per codec. */
-    private void rowCodecs() {
-        if (rowSerializer == null) {
-            ExpressionEncoder<Row> rows = ExpressionEncoder.apply(schema, true);
-            ExpressionEncoder<Row> bound = rows.resolveAndBind(rows.resolveAndBind$default$1(), rows.resolveAndBind$default$2());
-            rowDeserializer = bound.createDeserializer();
-            rowSerializer = bound.createSerializer();
-        }
-    }
+    /** The Catalyst implementation for the same encoder (this codec itself when it is one). */
+    abstract CatalystCodec<T> catalyst();
 }

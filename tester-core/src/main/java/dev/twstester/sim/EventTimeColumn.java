@@ -4,10 +4,10 @@ import java.lang.reflect.Method;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -78,18 +78,19 @@ final class EventTimeColumn<I> {
         return micros(value);
     }
 
+    /** Spark's conversions ({@code SerializerBuildHelper}): Julian-Gregorian rebasing of timestamps, overflow checks. */
     private static Long micros(Object value) {
         if (value == null) {
             return null;
         }
         if (value instanceof Timestamp t) {
-            return Math.floorDiv(t.getTime(), 1000L) * 1_000_000L + t.getNanos() / 1000;
+            return SparkDateTimeUtils$.MODULE$.fromJavaTimestamp(t);
         }
         if (value instanceof Instant i) {
-            return i.getEpochSecond() * 1_000_000L + i.getNano() / 1000;
+            return SparkDateTimeUtils$.MODULE$.instantToMicros(i);
         }
         if (value instanceof LocalDateTime l) {
-            return micros(l.toInstant(ZoneOffset.UTC));
+            return SparkDateTimeUtils$.MODULE$.localDateTimeToMicros(l);
         }
         throw new IllegalStateException("unexpected event-time value " + value.getClass().getName());
     }
@@ -108,6 +109,6 @@ final class EventTimeColumn<I> {
     }
 
     private RowCodec<I> rows() {
-        return RowCodec.forThisThread(encoder);
+        return RowCodec.of(encoder);
     }
 }

@@ -2,31 +2,32 @@ package dev.twstester.sim;
 
 import org.apache.spark.sql.Encoder;
 
+import dev.twstester.internal.EncoderShapes;
+
 /**
  * A type's UnsafeRow encoding as Spark's encoder produces it: the bytes the state store keys
  * by, Spark SQL's order of them, and the nested-row bytes whose RocksDB order decides timer ties
  * and MapState iteration.
  */
 interface KeyCodec<T> {
-    /** Hand-written bytes for strings and boxed integers, Spark's encoder (Catalyst) for the rest. */
+    /** The shared codec of {@code encoder} ({@code RowCodec.of}: native, or Spark's encoder when not covered). */
     static <T> KeyCodec<T> of(Encoder<T> encoder) {
-        KeyCodec<T> primitive = PrimitiveRows.forEncoder(encoder);
-        return primitive != null ? primitive : new SparkRows<>(encoder);
+        return new SparkRows<>(encoder);
     }
 
     /** The Java classes a tuple's elements must have, when every element is a string or boxed integer type; else null. */
     static Class<?>[] immutableTuple(Encoder<?> encoder) {
-        Encoder<?>[] elements = dev.twstester.internal.EncoderShapes.tupleElements(encoder);
+        Encoder<?>[] elements = EncoderShapes.tupleElements(encoder);
         if (elements == null) {
             return null;
         }
         Class<?>[] classes = new Class<?>[elements.length];
         for (int i = 0; i < elements.length; i++) {
-            PrimitiveRows<?> leaf = PrimitiveRows.forEncoder(elements[i]);
+            Class<?> leaf = EncoderShapes.immutableLeafClass(elements[i]);
             if (leaf == null) {
                 return null;
             }
-            classes[i] = leaf.javaClass();
+            classes[i] = leaf;
         }
         return classes;
     }

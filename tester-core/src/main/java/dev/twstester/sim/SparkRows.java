@@ -2,28 +2,31 @@ package dev.twstester.sim;
 
 import org.apache.spark.sql.Encoder;
 
+import dev.twstester.internal.EncoderShapes;
 import dev.twstester.internal.RowCodec;
 
 /**
- * {@link KeyCodec} through Spark's own encoder, created on first use (it loads Catalyst). The
- * codec is the calling thread's shared one ({@link RowCodec#forThisThread}), so a simulator used
- * from several threads (one at a time) stays correct and new simulators reuse generated code.
+ * {@link KeyCodec} through the shared {@link RowCodec} of an encoder (native bytes when the encoder
+ * is covered, else Spark's encoder), looked up on first use so that building a simulator costs
+ * nothing for encoders it never runs.
  */
 final class SparkRows<T> implements KeyCodec<T> {
     private final Encoder<T> encoder;
-    private volatile Owned<T> last;
+    private volatile RowCodec<T> codec;
+    /** Strings and boxed integers (immutable): kept by reference at FULL, like tuples of them. */
+    private final boolean flatImmutable;
     /** For a tuple of strings and boxed integers (immutable, like its elements): the element classes. */
     private final Class<?>[] tuple;
 
     SparkRows(Encoder<T> encoder) {
         this.encoder = encoder;
+        this.flatImmutable = EncoderShapes.immutableLeafClass(encoder) != null;
         this.tuple = KeyCodec.immutableTuple(encoder);
     }
 
-    /** Tuples of strings and boxed integers: a decoded copy cannot be told from the original. */
     @Override
     public boolean immutable() {
-        return tuple != null;
+        return flatImmutable || tuple != null;
     }
 
     @Override
@@ -44,16 +47,13 @@ final class SparkRows<T> implements KeyCodec<T> {
     }
 
     RowCodec<T> codec() {
-        Owned<T> owned = last;
-        Thread current = Thread.currentThread();
-        if (owned == null || owned.thread != current) {
-            owned = new Owned<>(current, RowCodec.forThisThread(encoder));
-            last = owned;
+        RowCodec<T> c = codec;
+        if (c == null) {
+            c = RowCodec.of(encoder);
+            codec = c;
         }
-        return owned.codec;
+        return c;
     }
-
-    private record Owned<T>(Thread thread, RowCodec<T> codec) {}
 
     @Override
     public byte[] encode(T value) {

@@ -1,4 +1,4 @@
-package dev.twstester.sim;
+package dev.twstester.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,20 +10,25 @@ import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.junit.jupiter.api.Test;
 
-import dev.twstester.internal.RowCodec;
-
-/** The hand-written encodings give exactly Spark's bytes, order and nested-row bytes. */
-class PrimitiveRowsTest {
+/**
+ * The hand-written fast path of flat strings and boxed integers (formerly {@code PrimitiveRows}) gives
+ * exactly Spark's bytes, decoded values, order, partitions and nested-row bytes.
+ */
+class FlatRowsTest {
 
     private static <T> void assertSameAsSpark(Encoder<T> encoder, List<T> values) {
-        PrimitiveRows<T> fast = PrimitiveRows.forEncoder(encoder);
-        RowCodec<T> spark = RowCodec.of(encoder);
-        assertThat(fast).isNotNull();
+        RowCodec<T> fast = RowCodec.of(encoder);
+        CatalystCodec<T> spark = new CatalystCodec<>(encoder, "test");
+        assertThat(fast.isNative()).isTrue();
+        assertThat(((NativeCodec<T>) fast).flat()).isNotNull();
         for (T a : values) {
             byte[] bytes = spark.encode(a);
             assertThat(fast.encode(a)).as("bytes of %s", a).containsExactly(bytes);
             assertThat(fast.decode(bytes)).isEqualTo(a);
             assertThat(fast.nestedBytes(bytes)).as("nested bytes of %s", a).containsExactly(spark.nestedBytes(bytes));
+            for (int n : new int[] {2, 3, 5, 200}) {
+                assertThat(fast.partition(bytes, n)).as("partition of %s among %s", a, n).isEqualTo(spark.partition(bytes, n));
+            }
             for (T b : values) {
                 assertThat(Integer.signum(fast.compareNatural(bytes, spark.encode(b))))
                         .as("order of %s and %s", a, b)
@@ -53,8 +58,10 @@ class PrimitiveRowsTest {
     }
 
     @Test
-    void other_encoders_are_not_hand_written() {
-        assertThat(PrimitiveRows.forEncoder(Encoders.DOUBLE())).isNull();
-        assertThat(PrimitiveRows.forEncoder(Encoders.bean(Event.class))).isNull();
+    void other_encoders_take_the_general_native_path() {
+        assertThat(((NativeCodec<Double>) RowCodec.of(Encoders.DOUBLE())).flat()).isNull();
+        assertThat(EncoderShapes.immutableLeafClass(Encoders.DOUBLE())).isNull();
+        assertThat(EncoderShapes.immutableLeafClass(Encoders.STRING())).isEqualTo(String.class);
+        assertThat(EncoderShapes.immutableLeafClass(Encoders.INT())).isEqualTo(Integer.class);
     }
 }

@@ -1,0 +1,497 @@
+package dev.twstester.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Date;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+
+import org.apache.spark.SparkThrowable;
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.Encoders;
+import org.junit.jupiter.api.Test;
+
+import scala.Tuple2;
+import scala.Tuple3;
+
+/**
+ * The native codec against Spark's own encoder ({@link CatalystCodec}): the same bytes, the same
+ * decoded objects, the same order, the same errors, for every covered shape.
+ */
+class NativeRowsTest {
+
+    public enum Color { RED, GREEN, BLUE }
+
+    /** Java-serializable, for the fallback. */
+    public static class Blob implements java.io.Serializable {
+        public int n = 3;
+    }
+
+    /** The same schema as {@link PrimitiveN}, nullable. */
+    public static class BoxedN {
+        private Integer n;
+        public Integer getN() { return n; }
+        public void setN(Integer n) { this.n = n; }
+    }
+
+    public static class PrimitiveN {
+        private int n = 5;
+        public int getN() { return n; }
+        public void setN(int n) { this.n = n; }
+    }
+
+    /** A nested bean. */
+    public static class Point {
+        private int x;
+        private Long y;
+        private String label;
+
+        public Point() {
+        }
+
+        Point(int x, Long y, String label) {
+            this.x = x;
+            this.y = y;
+            this.label = label;
+        }
+
+        public int getX() { return x; }
+        public void setX(int x) { this.x = x; }
+        public Long getY() { return y; }
+        public void setY(Long y) { this.y = y; }
+        public String getLabel() { return label; }
+        public void setLabel(String label) { this.label = label; }
+    }
+
+    /** Every covered field kind. */
+    public static class Everything {
+        private boolean pBool; private byte pByte; private short pShort; private int pInt; private long pLong;
+        private float pFloat; private double pDouble;
+        private Boolean bBool; private Byte bByte; private Short bShort; private Integer bInt; private Long bLong;
+        private Float bFloat; private Double bDouble;
+        private String text; private byte[] bin; private Timestamp ts; private Instant instant; private Date date;
+        private LocalDate localDate; private LocalDateTime localDateTime; private BigDecimal dec; private BigInteger bigInt;
+        private Color color; private int[] ints; private double[] doubles; private String[] names; private List<String> tags;
+        private List<Point> points; private Map<String, Long> counts; private Map<Integer, Point> byId; private Point point;
+        private List<List<Integer>> nested; private Point[] pointArray; private List<Timestamp> times;
+        private List<BigDecimal> decs; private Map<String, List<String>> multi; private boolean[] flags;
+
+        public boolean isPBool() { return pBool; } public void setPBool(boolean v) { pBool = v; }
+        public byte getPByte() { return pByte; } public void setPByte(byte v) { pByte = v; }
+        public short getPShort() { return pShort; } public void setPShort(short v) { pShort = v; }
+        public int getPInt() { return pInt; } public void setPInt(int v) { pInt = v; }
+        public long getPLong() { return pLong; } public void setPLong(long v) { pLong = v; }
+        public float getPFloat() { return pFloat; } public void setPFloat(float v) { pFloat = v; }
+        public double getPDouble() { return pDouble; } public void setPDouble(double v) { pDouble = v; }
+        public Boolean getBBool() { return bBool; } public void setBBool(Boolean v) { bBool = v; }
+        public Byte getBByte() { return bByte; } public void setBByte(Byte v) { bByte = v; }
+        public Short getBShort() { return bShort; } public void setBShort(Short v) { bShort = v; }
+        public Integer getBInt() { return bInt; } public void setBInt(Integer v) { bInt = v; }
+        public Long getBLong() { return bLong; } public void setBLong(Long v) { bLong = v; }
+        public Float getBFloat() { return bFloat; } public void setBFloat(Float v) { bFloat = v; }
+        public Double getBDouble() { return bDouble; } public void setBDouble(Double v) { bDouble = v; }
+        public String getText() { return text; } public void setText(String v) { text = v; }
+        public byte[] getBin() { return bin; } public void setBin(byte[] v) { bin = v; }
+        public Timestamp getTs() { return ts; } public void setTs(Timestamp v) { ts = v; }
+        public Instant getInstant() { return instant; } public void setInstant(Instant v) { instant = v; }
+        public Date getDate() { return date; } public void setDate(Date v) { date = v; }
+        public LocalDate getLocalDate() { return localDate; } public void setLocalDate(LocalDate v) { localDate = v; }
+        public LocalDateTime getLocalDateTime() { return localDateTime; } public void setLocalDateTime(LocalDateTime v) { localDateTime = v; }
+        public BigDecimal getDec() { return dec; } public void setDec(BigDecimal v) { dec = v; }
+        public BigInteger getBigInt() { return bigInt; } public void setBigInt(BigInteger v) { bigInt = v; }
+        public Color getColor() { return color; } public void setColor(Color v) { color = v; }
+        public int[] getInts() { return ints; } public void setInts(int[] v) { ints = v; }
+        public double[] getDoubles() { return doubles; } public void setDoubles(double[] v) { doubles = v; }
+        public String[] getNames() { return names; } public void setNames(String[] v) { names = v; }
+        public List<String> getTags() { return tags; } public void setTags(List<String> v) { tags = v; }
+        public List<Point> getPoints() { return points; } public void setPoints(List<Point> v) { points = v; }
+        public Map<String, Long> getCounts() { return counts; } public void setCounts(Map<String, Long> v) { counts = v; }
+        public Map<Integer, Point> getById() { return byId; } public void setById(Map<Integer, Point> v) { byId = v; }
+        public Point getPoint() { return point; } public void setPoint(Point v) { point = v; }
+        public List<List<Integer>> getNested() { return nested; } public void setNested(List<List<Integer>> v) { nested = v; }
+        public Point[] getPointArray() { return pointArray; } public void setPointArray(Point[] v) { pointArray = v; }
+        public List<Timestamp> getTimes() { return times; } public void setTimes(List<Timestamp> v) { times = v; }
+        public List<BigDecimal> getDecs() { return decs; } public void setDecs(List<BigDecimal> v) { decs = v; }
+        public Map<String, List<String>> getMulti() { return multi; } public void setMulti(Map<String, List<String>> v) { multi = v; }
+        public boolean[] getFlags() { return flags; } public void setFlags(boolean[] v) { flags = v; }
+    }
+
+    // ------------------------------------------------------------------ generators
+
+    static final class Gen {
+        final SplittableRandom r;
+
+        Gen(long seed) {
+            r = new SplittableRandom(seed);
+        }
+
+        boolean nul() {
+            return r.nextInt(6) == 0;
+        }
+
+        String string() {
+            String[] pool = {"", "a", "B", "é", "\uD83D\uDE00", "exactly8", "exactly8+", "z".repeat(40), "日本語", "\u0000"};
+            return nul() ? null : pool[r.nextInt(pool.length)] + (r.nextBoolean() ? "" : Integer.toString(r.nextInt(1000)));
+        }
+
+        long anyLong() {
+            return switch (r.nextInt(4)) {
+                case 0 -> Long.MIN_VALUE;
+                case 1 -> Long.MAX_VALUE;
+                case 2 -> r.nextLong(-1000, 1000);
+                default -> r.nextLong();
+            };
+        }
+
+        Timestamp timestamp() {
+            if (nul()) {
+                return null;
+            }
+            // from year 1 to 9999, sometimes before 1582 (Julian) or 1970
+            long ms = r.nextLong(-62_135_596_800_000L, 253_402_300_799_000L);
+            Timestamp t = new Timestamp(ms);
+            t.setNanos(r.nextInt(1_000_000_000));
+            return t;
+        }
+
+        Instant instant() {
+            return nul() ? null : Instant.ofEpochSecond(r.nextLong(-62_135_596_800L, 253_402_300_799L), r.nextInt(1_000_000_000));
+        }
+
+        BigDecimal decimal() {
+            if (nul()) {
+                return null;
+            }
+            return switch (r.nextInt(5)) {
+                case 0 -> new BigDecimal("99999999999999999999.999999999999999999");
+                case 1 -> new BigDecimal("-0.0000000000000000005");
+                case 2 -> BigDecimal.valueOf(r.nextLong(), r.nextInt(25));
+                case 3 -> new BigDecimal("1.23456789012345678901234567");
+                default -> BigDecimal.valueOf(r.nextInt(1000) - 500, 2);
+            };
+        }
+
+        Point point() {
+            return nul() ? null : new Point(r.nextInt(), r.nextBoolean() ? null : anyLong(), string());
+        }
+
+        <E> List<E> list(java.util.function.Supplier<E> e) {
+            if (nul()) {
+                return null;
+            }
+            int n = r.nextInt(4);
+            List<E> list = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                list.add(e.get());
+            }
+            return list;
+        }
+
+        Everything everything() {
+            Everything v = new Everything();
+            v.pBool = r.nextBoolean(); v.pByte = (byte) r.nextInt(); v.pShort = (short) r.nextInt(); v.pInt = r.nextInt();
+            v.pLong = anyLong();
+            float[] floats = {Float.NaN, -0.0f, 0.0f, Float.NEGATIVE_INFINITY, 1.5f, Float.MIN_VALUE};
+            double[] doubles = {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY, -2.25, Double.MAX_VALUE};
+            v.pFloat = floats[r.nextInt(floats.length)];
+            v.pDouble = doubles[r.nextInt(doubles.length)];
+            v.bBool = nul() ? null : r.nextBoolean(); v.bByte = nul() ? null : (byte) r.nextInt();
+            v.bShort = nul() ? null : (short) r.nextInt(); v.bInt = nul() ? null : r.nextInt();
+            v.bLong = nul() ? null : anyLong(); v.bFloat = nul() ? null : floats[r.nextInt(floats.length)];
+            v.bDouble = nul() ? null : doubles[r.nextInt(doubles.length)];
+            v.text = string();
+            v.bin = nul() ? null : new byte[r.nextInt(12)];
+            if (v.bin != null) {
+                for (int i = 0; i < v.bin.length; i++) {
+                    v.bin[i] = (byte) r.nextInt();
+                }
+            }
+            v.ts = timestamp();
+            v.instant = instant();
+            v.date = nul() ? null : new Date(r.nextLong(-62_135_596_800_000L, 253_402_300_799_000L));
+            v.localDate = nul() ? null : LocalDate.ofEpochDay(r.nextLong(-719_162, 2_932_896));
+            v.localDateTime = nul() ? null : LocalDateTime.ofEpochSecond(r.nextLong(-62_135_596_800L, 253_402_300_799L),
+                    r.nextInt(1_000_000_000), java.time.ZoneOffset.UTC);
+            v.dec = decimal();
+            v.bigInt = nul() ? null : BigInteger.valueOf(anyLong()).multiply(BigInteger.valueOf(r.nextInt(1000)));
+            v.color = nul() ? null : Color.values()[r.nextInt(3)];
+            v.ints = nul() ? null : r.ints(r.nextInt(5)).toArray();
+            v.doubles = nul() ? null : Arrays.stream(new double[r.nextInt(4)]).map(x -> doubles[r.nextInt(doubles.length)]).toArray();
+            List<String> names = list(this::string);
+            v.names = names == null ? null : names.toArray(new String[0]);
+            v.tags = list(this::string);
+            v.points = list(this::point);
+            List<String> keys = list(this::string);
+            if (keys != null) {
+                v.counts = new LinkedHashMap<>();
+                for (String k : keys) {
+                    if (k != null) {
+                        v.counts.put(k, nul() ? null : anyLong());
+                    }
+                }
+            }
+            if (!nul()) {
+                v.byId = new HashMap<>();
+                for (int i = r.nextInt(3); i > 0; i--) {
+                    v.byId.put(r.nextInt(), point());
+                }
+            }
+            v.point = point();
+            v.nested = list(() -> list(() -> nul() ? null : r.nextInt()));
+            List<Point> arr = list(this::point);
+            v.pointArray = arr == null ? null : arr.toArray(new Point[0]);
+            v.times = list(this::timestamp);
+            v.decs = list(this::decimal);
+            if (!nul()) {
+                v.multi = new HashMap<>();
+                v.multi.put("k" + r.nextInt(3), list(this::string));
+            }
+            if (!nul()) {
+                v.flags = new boolean[r.nextInt(10)];
+                for (int i = 0; i < v.flags.length; i++) {
+                    v.flags[i] = r.nextBoolean();
+                }
+            }
+            return v;
+        }
+    }
+
+    // ------------------------------------------------------------------ comparison
+
+    private static <T> CatalystCodec<T> spark(Encoder<T> encoder) {
+        return new CatalystCodec<>(encoder, "test");
+    }
+
+    private static <T> NativeCodec<T> nativeOf(Encoder<T> encoder) {
+        RowCodec<T> codec = RowCodec.create(encoder);
+        assertThat(codec.path()).isEqualTo("native");
+        return (NativeCodec<T>) codec;
+    }
+
+    /** Same bytes, same decoded object (field by field, same classes), same schema, same order. */
+    private static <T> void assertSame(Encoder<T> encoder, List<T> values, long seed) {
+        NativeCodec<T> mine = nativeOf(encoder);
+        CatalystCodec<T> spark = spark(encoder);
+        assertThat(mine.schema()).isEqualTo(spark.schema());
+        assertThat(mine.isSerializedAsStruct()).isEqualTo(spark.isSerializedAsStruct());
+        List<byte[]> encoded = new ArrayList<>();
+        for (T v : values) {
+            byte[] expected;
+            try {
+                expected = spark.encode(v);
+            } catch (RuntimeException e) {
+                assertSameFailure(e, catchThrowable(() -> mine.encode(v)), "seed " + seed + ": encoding " + v);
+                continue;
+            }
+            byte[] actual = mine.encode(v);
+            assertThat(actual).as("seed %s: bytes of %s", seed, v).containsExactly(expected);
+            T decoded = mine.decode(expected);
+            T sparkDecoded = spark.decode(expected);
+            if (sparkDecoded == null) {
+                assertThat(decoded).isNull();
+            } else {
+                assertThat(decoded).as("seed %s: decoded %s", seed, v).usingRecursiveComparison().withStrictTypeChecking()
+                        .withComparatorForType(Double::compare, Double.class)
+                        .withComparatorForType(Float::compare, Float.class)
+                        .isEqualTo(sparkDecoded);
+                if (mine.isSerializedAsStruct()) {
+                    assertThat(decoded).isNotSameAs(v);
+                }
+            }
+            assertThat(mine.nestedBytes(expected)).containsExactly(spark.nestedBytes(expected));
+            for (int n : new int[] {1, 3, 7}) {
+                assertThat(mine.partition(expected, n)).isEqualTo(spark.partition(expected, n));
+            }
+            encoded.add(expected);
+        }
+        if (!(mine.schema().toString().contains("MapType"))) {
+            for (byte[] a : encoded) {
+                for (byte[] b : encoded) {
+                    assertThat(Integer.signum(mine.compareNatural(a, b))).as("seed %s: order", seed)
+                            .isEqualTo(Integer.signum(spark.compareNatural(a, b)));
+                }
+            }
+        }
+    }
+
+    private static void assertSameFailure(Throwable expected, Throwable actual, String what) {
+        assertThat(actual).as(what + ": Spark failed with " + expected).isNotNull();
+        assertThat(actual.getClass()).as(what).isEqualTo(expected.getClass());
+        assertThat(condition(actual)).as(what).isEqualTo(condition(expected));
+        Throwable ec = expected.getCause();
+        Throwable ac = actual.getCause();
+        assertThat(ac == null ? null : ac.getClass()).as(what + ": cause " + ec + " vs " + ac)
+                .isEqualTo(ec == null ? null : ec.getClass());
+        if (ec != null) {
+            assertThat(condition(ac)).as(what).isEqualTo(condition(ec));
+            if (!(ec instanceof SparkThrowable)) {
+                assertThat(ac.getMessage()).as(what).isEqualTo(ec.getMessage());
+            }
+        }
+    }
+
+    private static String condition(Throwable t) {
+        return t instanceof SparkThrowable s ? s.getCondition() : null;
+    }
+
+    private static long seed() {
+        return Long.getLong("twstester.seed", System.nanoTime());
+    }
+
+    private static <T> List<T> generate(long seed, Function<Gen, T> f, int n) {
+        Gen g = new Gen(seed);
+        List<T> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(f.apply(g));
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ tests
+
+    @Test
+    void beans_with_every_field_kind_match_spark_byte_for_byte() {
+        long seed = seed();
+        System.out.println("NativeRowsTest seed " + seed);
+        assertSame(Encoders.bean(Everything.class), generate(seed, Gen::everything, 300), seed);
+    }
+
+    @Test
+    void an_empty_bean_edge_values_match_spark() {
+        Everything empty = new Everything();
+        Everything emptyCollections = new Everything();
+        emptyCollections.setText("");
+        emptyCollections.setBin(new byte[0]);
+        emptyCollections.setInts(new int[0]);
+        emptyCollections.setNames(new String[0]);
+        emptyCollections.setTags(new ArrayList<>());
+        emptyCollections.setCounts(new HashMap<>());
+        emptyCollections.setNested(List.of(List.of()));
+        emptyCollections.setPoint(new Point());
+        Everything times = new Everything();
+        Timestamp nanos = Timestamp.valueOf("1500-03-01 12:34:56.123456789");
+        times.setTs(nanos);
+        times.setDate(Date.valueOf("1000-02-29"));
+        times.setLocalDate(LocalDate.of(1582, 10, 10));
+        times.setInstant(Instant.parse("1969-12-31T23:59:59.999999999Z"));
+        times.setLocalDateTime(LocalDateTime.of(1, 1, 1, 0, 0, 0, 1));
+        times.setDec(new BigDecimal("-99999999999999999999.9999999999999999994"));
+        assertSame(Encoders.bean(Everything.class), Arrays.asList(empty, emptyCollections, times), 0);
+    }
+
+    @Test
+    void flat_encoders_match_spark() {
+        long seed = seed();
+        Gen g = new Gen(seed);
+        assertSame(Encoders.STRING(), generate(seed, Gen::string, 50), seed);
+        assertSame(Encoders.LONG(), Arrays.asList(0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 42L, null), seed);
+        assertSame(Encoders.INT(), Arrays.asList(0, -1, Integer.MIN_VALUE, 7, null), seed);
+        assertSame(Encoders.SHORT(), Arrays.asList((short) 0, (short) -1, Short.MIN_VALUE, null), seed);
+        assertSame(Encoders.BYTE(), Arrays.asList((byte) 0, (byte) -1, Byte.MIN_VALUE, null), seed);
+        assertSame(Encoders.BOOLEAN(), Arrays.asList(true, false, null), seed);
+        assertSame(Encoders.DOUBLE(), Arrays.asList(0.0, -0.0, Double.NaN, Double.NEGATIVE_INFINITY, 1e300, null), seed);
+        assertSame(Encoders.FLOAT(), Arrays.asList(0.0f, -0.0f, Float.NaN, 1.5f, null), seed);
+        assertSame(Encoders.BINARY(), Arrays.asList(new byte[0], new byte[] {1, -1, 0}, new byte[9], null), seed);
+        assertSame(Encoders.TIMESTAMP(), generate(seed, Gen::timestamp, 40), seed);
+        assertSame(Encoders.INSTANT(), generate(seed, Gen::instant, 40), seed);
+        assertSame(Encoders.DATE(), Arrays.asList(Date.valueOf("1000-01-01"), Date.valueOf("2024-02-29"), null), seed);
+        assertSame(Encoders.LOCALDATE(), Arrays.asList(LocalDate.of(1, 1, 1), LocalDate.of(9999, 12, 31), null), seed);
+        assertSame(Encoders.LOCALDATETIME(), Arrays.asList(LocalDateTime.of(1582, 10, 14, 1, 2, 3, 456789123), null), seed);
+        assertSame(Encoders.DECIMAL(), generate(seed, Gen::decimal, 40), seed);
+        assertSame(Encoders.tuple(Encoders.STRING(), Encoders.LONG()),
+                Arrays.asList(new Tuple2<>("a", 1L), new Tuple2<>(null, null), new Tuple2<>("", Long.MIN_VALUE)), seed);
+        assertSame(Encoders.tuple(Encoders.INT(), Encoders.bean(Point.class), Encoders.TIMESTAMP()),
+                Arrays.asList(new Tuple3<>(1, new Point(1, 2L, "p"), g.timestamp()), new Tuple3<>(null, null, null)), seed);
+        assertSame(Encoders.bean(Point.class), generate(seed, gen -> {
+            Point p = gen.point();
+            return p == null ? new Point() : p;
+        }, 40), seed);
+    }
+
+    @Test
+    void failures_are_sparks() {
+        NativeCodec<Point> points = nativeOf(Encoders.bean(Point.class));
+        assertSameFailure(catchThrowable(() -> spark(Encoders.bean(Point.class)).encode(null)),
+                catchThrowable(() -> points.encode(null)), "null bean");
+        Everything overflow = new Everything();
+        overflow.setDec(new BigDecimal("1e30"));
+        NativeCodec<Everything> everything = nativeOf(Encoders.bean(Everything.class));
+        CatalystCodec<Everything> spark = spark(Encoders.bean(Everything.class));
+        assertSameFailure(catchThrowable(() -> spark.encode(overflow)), catchThrowable(() -> everything.encode(overflow)),
+                "decimal overflow");
+        assertThat(((SparkThrowable) catchThrowable(() -> everything.encode(overflow)).getCause()).getCondition())
+                .startsWith("NUMERIC_VALUE_OUT_OF_RANGE");
+        Everything nullKey = new Everything();
+        nullKey.setCounts(new HashMap<>());
+        nullKey.getCounts().put(null, 1L);
+        assertSameFailure(catchThrowable(() -> spark.encode(nullKey)), catchThrowable(() -> everything.encode(nullKey)),
+                "null map key");
+        Everything wrongElement = new Everything();
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        List<String> raw = (List) List.of(1, 2);
+        wrongElement.setTags(raw);
+        assertSameFailure(catchThrowable(() -> spark.encode(wrongElement)),
+                catchThrowable(() -> everything.encode(wrongElement)), "wrong list element type");
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Tuple2<String, Long> wrongTuple = (Tuple2) new Tuple2<>("a", 1);
+        Encoder<Tuple2<String, Long>> tuples = Encoders.tuple(Encoders.STRING(), Encoders.LONG());
+        assertSameFailure(catchThrowable(() -> spark(tuples).encode(wrongTuple)),
+                catchThrowable(() -> nativeOf(tuples).encode(wrongTuple)), "wrong tuple element type");
+        byte[] nullLong = spark(tuples).encode(new Tuple2<>("a", null));
+        Encoder<Tuple2<String, Object>> primitive = Encoders.tuple(Encoders.STRING(), Encoders.scalaLong());
+        // Spark reads a null column into a primitive as its default value, no error
+        assertThat(nativeOf(primitive).decode(nullLong)).isEqualTo(spark(primitive).decode(nullLong))
+                .isEqualTo(new Tuple2<>("a", 0L));
+        byte[] nullN = spark(Encoders.bean(BoxedN.class)).encode(new BoxedN());
+        assertThat(nativeOf(Encoders.bean(PrimitiveN.class)).decode(nullN).getN())
+                .isEqualTo(spark(Encoders.bean(PrimitiveN.class)).decode(nullN).getN()).isZero();
+        byte[] nullFlat = spark(Encoders.LONG()).encode(null);
+        assertThat(nativeOf(Encoders.scalaLong()).decode(nullFlat)).isEqualTo(spark(Encoders.scalaLong()).decode(nullFlat));
+        assertThatThrownBy(() -> everything.encode(overflow))
+                .isInstanceOfSatisfying(org.apache.spark.SparkRuntimeException.class,
+                        e -> assertThat(e.getCondition()).isEqualTo("EXPRESSION_ENCODING_FAILED"));
+    }
+
+    @Test
+    void uncovered_encoders_fall_back_to_catalyst_naming_the_part() {
+        RowCodec<Point> kryo = RowCodec.create(Encoders.kryo(Point.class));
+        assertThat(kryo.isNative()).isFalse();
+        assertThat(kryo.path()).startsWith("Catalyst (Spark's encoder): value: TransformingEncoder");
+        RowCodec<Tuple2<String, Blob>> tupleWithKryo = RowCodec.create(
+                Encoders.tuple(Encoders.STRING(), Encoders.javaSerialization(Blob.class)));
+        assertThat(tupleWithKryo.path()).startsWith("Catalyst (Spark's encoder): _2: TransformingEncoder");
+        assertThat(tupleWithKryo.decode(tupleWithKryo.encode(new Tuple2<>("a", new Blob())))._2().n).isEqualTo(3);
+        System.out.println(kryo.path() + "\n" + tupleWithKryo.path());
+    }
+
+    @Test
+    void of_is_shared_by_equal_encoders_and_cheap() {
+        RowCodec<Everything> first = RowCodec.of(Encoders.bean(Everything.class));
+        assertThat(RowCodec.of(Encoders.bean(Everything.class))).isSameAs(first);
+        assertThat(first.isNative()).isTrue();
+        Encoder<Everything> encoder = Encoders.bean(Everything.class);
+        long start = System.nanoTime();
+        for (int i = 0; i < 1000; i++) {
+            RowCodec.of(encoder);
+        }
+        assertThat((System.nanoTime() - start) / 1000).as("ns per of()").isLessThan(5_000);
+        Encoder<Tuple2<String, Long>> tuples = Encoders.tuple(Encoders.STRING(), Encoders.LONG());
+        RowCodec<Tuple2<String, Long>> tuple = RowCodec.of(tuples);
+        assertThat(RowCodec.of(Encoders.tuple(Encoders.STRING(), Encoders.LONG()))).isSameAs(tuple);
+        assertThat(RowCodec.forThisThread(tuples)).isSameAs(tuple);
+    }
+}
