@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering;
 import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering$;
 import org.apache.spark.sql.catalyst.expressions.Murmur3HashFunction;
@@ -13,6 +14,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -21,7 +23,7 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * Spark's own encoder for one {@link Encoder}, built here directly and not through {@link RowCodec}: the
  * analyzer-resolved {@link ExpressionEncoder}, its serializer and deserializer, {@link UnsafeProjection}
- * for the bytes, {@code InterpretedOrdering} for the order and {@code Murmur3HashFunction} for the
+ * for the bytes (and for the nested-struct bytes of a RocksDB key), {@code InterpretedOrdering} for the order and {@code Murmur3HashFunction} for the
  * shuffle partition. Not thread-safe (Spark's serializer reuses its row).
  */
 final class SparkOracle<T> {
@@ -29,6 +31,7 @@ final class SparkOracle<T> {
     private final ExpressionEncoder.Serializer<T> serializer;
     private final ExpressionEncoder.Deserializer<T> deserializer;
     private final UnsafeProjection toUnsafe;
+    private UnsafeProjection nested;
     private final InterpretedOrdering ordering;
     private final DataType[] types;
 
@@ -61,6 +64,18 @@ final class SparkOracle<T> {
         UnsafeRow row = new UnsafeRow(schema.length());
         row.pointTo(bytes, bytes.length);
         return row;
+    }
+
+    /**
+     * The bytes of a one-column row holding this row as a struct: how Spark's RocksDB encoders append a
+     * grouping key (timer index) or a MapState user key after the prefix.
+     */
+    byte[] nestedBytes(byte[] bytes) {
+        if (nested == null) {
+            nested = UnsafeProjection.create(new StructType(new StructField[] {
+                    new StructField("nested", schema, true, Metadata.empty())}));
+        }
+        return nested.apply(new GenericInternalRow(new Object[] {row(bytes)})).copy().getBytes();
     }
 
     /** Whether Spark can sort and group by these columns (no map anywhere). */
