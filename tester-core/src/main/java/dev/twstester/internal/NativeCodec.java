@@ -399,12 +399,6 @@ final class NativeCodec<T> extends RowCodec<T> {
             return Enum.valueOf((Class) cls, d.getUTF8String(i).toString());
         }
 
-        @Override
-        void validate(Object element) {
-            if (!(element instanceof String)) {
-                throw invalidExternalType(element);
-            }
-        }
     }
 
     /** int[], long[], ...: {@code UnsafeArrayData.fromPrimitiveArray}, copied as it is. */
@@ -635,7 +629,7 @@ final class NativeCodec<T> extends RowCodec<T> {
                 nullable[i] = f.nullable();
                 getters[i] = method(cls, f.readMethod().get(), 0, where);
                 if (f.writeMethod().isDefined()) {
-                    setters[i] = method(cls, f.writeMethod().get(), 1, where);
+                    setters[i] = setter(cls, f.writeMethod().get(), getters[i].getReturnType(), where);
                     setterIndex.put(f.writeMethod().get(), i);
                 }
             }
@@ -683,6 +677,15 @@ final class NativeCodec<T> extends RowCodec<T> {
             }
             throw new IllegalArgumentException("no public method " + name + " with " + params + " parameters in "
                     + cls.getName() + " (" + where + ")");
+        }
+
+        /** The one-argument method {@code name}, preferring the one that takes what the getter returns. */
+        private static Method setter(Class<?> cls, String name, Class<?> type, String where) {
+            try {
+                return cls.getMethod(name, type);
+            } catch (NoSuchMethodException e) {
+                return method(cls, name, 1, where);
+            }
         }
 
         private static int[] scalaMapOrder(Map<String, Integer> setters) {

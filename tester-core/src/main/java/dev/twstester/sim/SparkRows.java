@@ -13,24 +13,27 @@ import dev.twstester.internal.RowCodec;
 final class SparkRows<T> implements KeyCodec<T> {
     private final Encoder<T> encoder;
     private volatile RowCodec<T> codec;
-    /** Strings and boxed integers (immutable): kept by reference at FULL, like tuples of them. */
-    private final boolean flatImmutable;
+    /** For strings and boxed integers (immutable: kept by reference at FULL, like tuples of them): their class. */
+    private final Class<?> flat;
     /** For a tuple of strings and boxed integers (immutable, like its elements): the element classes. */
     private final Class<?>[] tuple;
 
     SparkRows(Encoder<T> encoder) {
         this.encoder = encoder;
-        this.flatImmutable = EncoderShapes.immutableLeafClass(encoder) != null;
+        this.flat = EncoderShapes.immutableLeafClass(encoder);
         this.tuple = KeyCodec.immutableTuple(encoder);
     }
 
     @Override
     public boolean immutable() {
-        return flatImmutable || tuple != null;
+        return flat != null || tuple != null;
     }
 
     @Override
     public boolean acceptsAsIs(T value) {
+        if (flat != null) {
+            return value == null || value.getClass() == flat;
+        }
         if (tuple == null) {
             return true;
         }

@@ -54,6 +54,44 @@ class NativeRowsTest {
         public void setN(int n) { this.n = n; }
     }
 
+    /** Orderable fields only (no maps), for Spark SQL's order. */
+    public static class Sortable {
+        private Double d; private float f; private String s; private byte[] b; private BigDecimal dec;
+        private List<Integer> list; private Point p; private Timestamp ts; private LocalDate day; private Boolean flag;
+        private long[] longs;
+
+        public Double getD() { return d; } public void setD(Double v) { d = v; }
+        public float getF() { return f; } public void setF(float v) { f = v; }
+        public String getS() { return s; } public void setS(String v) { s = v; }
+        public byte[] getB() { return b; } public void setB(byte[] v) { b = v; }
+        public BigDecimal getDec() { return dec; } public void setDec(BigDecimal v) { dec = v; }
+        public List<Integer> getList() { return list; } public void setList(List<Integer> v) { list = v; }
+        public Point getP() { return p; } public void setP(Point v) { p = v; }
+        public Timestamp getTs() { return ts; } public void setTs(Timestamp v) { ts = v; }
+        public LocalDate getDay() { return day; } public void setDay(LocalDate v) { day = v; }
+        public Boolean getFlag() { return flag; } public void setFlag(Boolean v) { flag = v; }
+        public long[] getLongs() { return longs; } public void setLongs(long[] v) { longs = v; }
+    }
+
+    /** A getter that fails. */
+    public static class AngryGetter {
+        public String getName() { throw new IllegalStateException("no name today"); }
+        public void setName(String name) { }
+    }
+
+    /** A setter that fails. */
+    public static class AngrySetter {
+        public String getName() { return "x"; }
+        public void setName(String name) { throw new IllegalArgumentException("read-only: " + name); }
+    }
+
+    /** A BigInteger field. */
+    public static class Big {
+        private BigInteger n;
+        public BigInteger getN() { return n; }
+        public void setN(BigInteger n) { this.n = n; }
+    }
+
     /** A nested bean. */
     public static class Point {
         private int x;
@@ -89,6 +127,7 @@ class NativeRowsTest {
         private List<Point> points; private Map<String, Long> counts; private Map<Integer, Point> byId; private Point point;
         private List<List<Integer>> nested; private Point[] pointArray; private List<Timestamp> times;
         private List<BigDecimal> decs; private Map<String, List<String>> multi; private boolean[] flags;
+        private Color[] colors; private List<Color> colorList; private Map<Color, Color> colorMap;
 
         public boolean isPBool() { return pBool; } public void setPBool(boolean v) { pBool = v; }
         public byte getPByte() { return pByte; } public void setPByte(byte v) { pByte = v; }
@@ -128,6 +167,9 @@ class NativeRowsTest {
         public List<BigDecimal> getDecs() { return decs; } public void setDecs(List<BigDecimal> v) { decs = v; }
         public Map<String, List<String>> getMulti() { return multi; } public void setMulti(Map<String, List<String>> v) { multi = v; }
         public boolean[] getFlags() { return flags; } public void setFlags(boolean[] v) { flags = v; }
+        public Color[] getColors() { return colors; } public void setColors(Color[] v) { colors = v; }
+        public List<Color> getColorList() { return colorList; } public void setColorList(List<Color> v) { colorList = v; }
+        public Map<Color, Color> getColorMap() { return colorMap; } public void setColorMap(Map<Color, Color> v) { colorMap = v; }
     }
 
     // ------------------------------------------------------------------ generators
@@ -201,6 +243,23 @@ class NativeRowsTest {
             return list;
         }
 
+        Sortable sortable() {
+            Sortable v = new Sortable();
+            double[] doubles = {Double.NaN, -0.0, 0.0, Double.NEGATIVE_INFINITY, 1.0, -1.0};
+            v.d = nul() ? null : doubles[r.nextInt(doubles.length)];
+            v.f = new float[] {Float.NaN, -0.0f, 0.0f, 2f}[r.nextInt(4)];
+            v.s = r.nextBoolean() ? string() : null;
+            v.b = nul() ? null : new byte[] {(byte) r.nextInt(3), (byte) (r.nextInt(3) - 1)};
+            v.dec = r.nextBoolean() ? null : BigDecimal.valueOf(r.nextInt(5) - 2, r.nextInt(3));
+            v.list = list(() -> nul() ? null : r.nextInt(3));
+            v.p = r.nextBoolean() ? null : new Point(r.nextInt(2), nul() ? null : (long) r.nextInt(2), null);
+            v.ts = r.nextBoolean() ? null : new Timestamp(r.nextInt(3) * 1000L - 1000);
+            v.day = r.nextBoolean() ? null : LocalDate.ofEpochDay(r.nextInt(3) - 1);
+            v.flag = nul() ? null : r.nextBoolean();
+            v.longs = nul() ? null : r.longs(r.nextInt(3), -1, 2).toArray();
+            return v;
+        }
+
         Everything everything() {
             Everything v = new Everything();
             v.pBool = r.nextBoolean(); v.pByte = (byte) r.nextInt(); v.pShort = (short) r.nextInt(); v.pInt = r.nextInt();
@@ -265,6 +324,13 @@ class NativeRowsTest {
                 for (int i = 0; i < v.flags.length; i++) {
                     v.flags[i] = r.nextBoolean();
                 }
+            }
+            List<Color> colors = list(() -> nul() ? null : Color.values()[r.nextInt(3)]);
+            v.colors = colors == null ? null : colors.toArray(new Color[0]);
+            v.colorList = list(() -> nul() ? null : Color.values()[r.nextInt(3)]);
+            if (!nul()) {
+                v.colorMap = new java.util.EnumMap<>(Color.class);
+                v.colorMap.put(Color.values()[r.nextInt(3)], nul() ? null : Color.BLUE);
             }
             return v;
         }
@@ -371,6 +437,57 @@ class NativeRowsTest {
     }
 
     @Test
+    void spark_sql_order_of_structs_arrays_and_atomic_values() {
+        long seed = seed();
+        System.out.println("NativeRowsTest order seed " + seed);
+        assertSame(Encoders.bean(Sortable.class), generate(seed, Gen::sortable, 120), seed);
+    }
+
+    @Test
+    void one_codec_encodes_and_decodes_on_many_threads_at_once() throws Exception {
+        long seed = seed();
+        List<Everything> values = generate(seed, Gen::everything, 200);
+        CatalystCodec<Everything> spark = spark(Encoders.bean(Everything.class));
+        List<byte[]> expected = new ArrayList<>();
+        for (Everything v : values) {
+            try {
+                expected.add(spark.encode(v));
+            } catch (RuntimeException e) {
+                expected.add(null);
+            }
+        }
+        RowCodec<Everything> shared = RowCodec.of(Encoders.bean(Everything.class));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Integer>> results = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                results.add(pool.submit(() -> {
+                    int checked = 0;
+                    for (int round = 0; round < 5; round++) {
+                        for (int i = 0; i < values.size(); i++) {
+                            if (expected.get(i) == null) {
+                                continue;
+                            }
+                            byte[] bytes = shared.encode(values.get(i));
+                            assertThat(bytes).as("seed %s value %s", seed, i).containsExactly(expected.get(i));
+                            Everything back = shared.decode(bytes);
+                            assertThat(back.getText()).isEqualTo(values.get(i).getText());
+                            assertThat(back.getTs()).isEqualTo(spark.decode(bytes).getTs());
+                            checked++;
+                        }
+                    }
+                    return checked;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> f : results) {
+                assertThat(f.get()).isPositive();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void an_empty_bean_edge_values_match_spark() {
         Everything empty = new Everything();
         Everything emptyCollections = new Everything();
@@ -451,6 +568,21 @@ class NativeRowsTest {
         Encoder<Tuple2<String, Long>> tuples = Encoders.tuple(Encoders.STRING(), Encoders.LONG());
         assertSameFailure(catchThrowable(() -> spark(tuples).encode(wrongTuple)),
                 catchThrowable(() -> nativeOf(tuples).encode(wrongTuple)), "wrong tuple element type");
+        assertSameFailure(catchThrowable(() -> spark(Encoders.bean(AngryGetter.class)).encode(new AngryGetter())),
+                catchThrowable(() -> nativeOf(Encoders.bean(AngryGetter.class)).encode(new AngryGetter())), "getter throws");
+        byte[] angry = spark(Encoders.bean(AngrySetter.class)).encode(new AngrySetter());
+        assertSameFailure(catchThrowable(() -> spark(Encoders.bean(AngrySetter.class)).decode(angry)),
+                catchThrowable(() -> nativeOf(Encoders.bean(AngrySetter.class)).decode(angry)), "setter throws");
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Encoder<Object> longs = (Encoder) Encoders.LONG();
+        assertSameFailure(catchThrowable(() -> spark(longs).encode(1)), catchThrowable(() -> RowCodec.of(longs).encode(1)),
+                "an Integer for a Long");
+        Big big = new Big();
+        big.setN(BigInteger.TEN.pow(40));
+        assertSameFailure(catchThrowable(() -> spark(Encoders.bean(Big.class)).encode(big)),
+                catchThrowable(() -> nativeOf(Encoders.bean(Big.class)).encode(big)), "BigInteger overflow");
+        big.setN(BigInteger.TEN.pow(37).negate());
+        assertSame(Encoders.bean(Big.class), List.of(big, new Big()), 0);
         byte[] nullLong = spark(tuples).encode(new Tuple2<>("a", null));
         Encoder<Tuple2<String, Object>> primitive = Encoders.tuple(Encoders.STRING(), Encoders.scalaLong());
         // Spark reads a null column into a primitive as its default value, no error
@@ -475,7 +607,9 @@ class NativeRowsTest {
                 Encoders.tuple(Encoders.STRING(), Encoders.javaSerialization(Blob.class)));
         assertThat(tupleWithKryo.path()).startsWith("Catalyst (Spark's encoder): _2: TransformingEncoder");
         assertThat(tupleWithKryo.decode(tupleWithKryo.encode(new Tuple2<>("a", new Blob())))._2().n).isEqualTo(3);
-        System.out.println(kryo.path() + "\n" + tupleWithKryo.path());
+        RowCodec<org.apache.spark.sql.Row> rows = RowCodec.create(Encoders.row(
+                new org.apache.spark.sql.types.StructType().add("a", "string")));
+        assertThat(rows.path()).isEqualTo("Catalyst (Spark's encoder): value: RowEncoder");
     }
 
     @Test

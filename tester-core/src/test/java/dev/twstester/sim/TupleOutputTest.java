@@ -58,4 +58,33 @@ class TupleOutputTest {
                         e -> assertThat(e.getCondition()).isEqualTo("EXPRESSION_ENCODING_FAILED"))
                 .hasRootCauseInstanceOf(ClassCastException.class);
     }
+
+    /** Emits a Long, or an Integer through a raw type when the row says "int". */
+    public static class FlatEmitter extends StatefulProcessor<String, String, Long> {
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public scala.collection.Iterator<Long> handleInputRows(String key, scala.collection.Iterator<String> rows,
+                TimerValues timerValues) {
+            Object out = rows.next().equals("int") ? (Object) 1 : (Object) 1L;
+            return Log.it((List) List.of(out));
+        }
+    }
+
+    @Test
+    void a_flat_value_of_the_wrong_class_fails_as_spark_does_and_a_right_one_is_kept() {
+        TwsSimulator<String, String, Long> sim = new TwsSimulator<>(TwsQuery.builder(FlatEmitter::new)
+                .keyBy(s -> "k", Encoders.STRING())
+                .input(Encoders.STRING())
+                .output(Encoders.LONG())
+                .build());
+        assertThat(sim.runBatch("long").outputs()).containsExactly(1L);
+        assertThatThrownBy(() -> sim.runBatch("int"))
+                .isInstanceOfSatisfying(org.apache.spark.SparkRuntimeException.class,
+                        e -> assertThat(e.getCondition()).isEqualTo("EXPRESSION_ENCODING_FAILED"))
+                .hasRootCauseInstanceOf(ClassCastException.class);
+    }
 }
