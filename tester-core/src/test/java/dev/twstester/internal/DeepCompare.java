@@ -102,7 +102,18 @@ final class DeepCompare {
         return null;
     }
 
+    private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> c) {
+            return List.copyOf(declaredFields(c));
+        }
+    };
+
     private static List<Field> fields(Class<?> c) {
+        return FIELDS.get(c);
+    }
+
+    private static List<Field> declaredFields(Class<?> c) {
         List<Field> out = new ArrayList<>();
         for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
             for (Field f : k.getDeclaredFields()) {

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.twstester.internal.PropBeans.ArraysBean;
 import dev.twstester.internal.PropBeans.BigIntegerBean;
+import dev.twstester.internal.PropBeans.ChildBean;
 import dev.twstester.internal.PropBeans.CollectionsBean;
 import dev.twstester.internal.PropBeans.Color;
 import dev.twstester.internal.PropBeans.EnumBean;
@@ -195,6 +196,18 @@ class NativeCodecPropertyTest {
             b.setColor(g.nullable(() -> color(g)));
             b.setLabel(g.nullable(g::string));
             b.setRank(g.intValue());
+            return b;
+        }));
+    }
+
+    @Test
+    void bean_with_inherited_properties() {
+        property("ChildBean", Encoders.bean(ChildBean.class), g -> topLevel(g, () -> {
+            ChildBean b = new ChildBean();
+            b.setName(g.nullable(() -> g.chance(0.5) ? g.oneOf("a", "b", "") : g.string()));
+            b.setId(g.chance(0.5) ? g.between(0L, 2L) : g.longValue());
+            b.setN(g.nullable(() -> g.chance(0.5) ? g.between(0, 2) : g.intValue()));
+            b.setExtra(g.nullable(g::string));
             return b;
         }));
     }
@@ -579,7 +592,7 @@ class NativeCodecPropertyTest {
         b.setId(g.nullable(g::string));
         b.setInner(g.nullable(() -> inner(g)));
         b.setSecond(g.nullable(() -> inner(g)));
-        b.setInners(g.nullable(() -> g.list(() -> g.nullable(() -> inner(g)))));
+        b.setInners(g.nullable(() -> g.smallList(() -> g.nullable(() -> inner(g)))));
         b.setByName(g.nullable(() -> g.smallMap(g::string, () -> g.nullable(() -> inner(g)))));
         b.setArray(g.nullable(() -> g.smallList(() -> g.nullable(() -> inner(g))).toArray(InnerBean[]::new)));
         b.setLeavesByName(g.nullable(() -> g.smallMap(g::string, () -> g.nullable(() -> g.smallList(() -> g.nullable(() -> leaf(g)))))));

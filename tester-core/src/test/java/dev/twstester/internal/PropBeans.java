@@ -797,4 +797,53 @@ public final class PropBeans {
             return DeepCompare.show(this);
         }
     }
+
+    /** A bean whose properties are partly inherited from {@link KeyBeanBase} (Spark's bean encoder takes those too). */
+    public static final class ChildBean extends KeyBeanBase {
+        private String extra;
+
+        public String getExtra() {
+            return extra;
+        }
+
+        public void setExtra(String extra) {
+            this.extra = extra;
+        }
+
+        @Override
+        public String toString() {
+            return DeepCompare.show(this);
+        }
+    }
+
+    /** The parent of {@link ChildBean}: not final, with a property of each kind a key has. */
+    public static class KeyBeanBase {
+        private String name;
+        private long id;
+        private Integer n;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public long getId() {
+            return id;
+        }
+
+        public void setId(long id) {
+            this.id = id;
+        }
+
+        public Integer getN() {
+            return n;
+        }
+
+        public void setN(Integer n) {
+            this.n = n;
+        }
+    }
 }
