@@ -122,7 +122,8 @@ class NativeCodecPropertyTest {
 
     @Test
     void boxed_long() {
-        property("Long", Encoders.LONG(), g -> g.nullable(g::longValue));
+        Function<Gen, Object> longsAndSomeInts = g -> g.chance(0.005) ? (Object) g.intValue() : g.nullable(g::longValue);
+        property("Long", Encoders.LONG(), wrongType(longsAndSomeInts));
     }
 
     @Test
@@ -453,6 +454,16 @@ class NativeCodecPropertyTest {
 
     // ---- value generators of the beans ----
 
+    /**
+     * {@code value} (a generator, list or map holding some elements of the wrong class) passed off as another
+     * type, as raw types or unchecked casts let a Java caller do: Spark refuses such elements
+     * ({@code INVALID_EXTERNAL_TYPE}).
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T wrongType(Object value) {
+        return (T) value;
+    }
+
     /** A primitive encoder's value, or (1%) null, which a Java caller can pass to it. */
     private static Object primitive(Gen g, java.util.function.Supplier<?> value) {
         return g.chance(0.01) ? null : value.get();
@@ -574,12 +585,12 @@ class NativeCodecPropertyTest {
     private static CollectionsBean collections(Gen g) {
         CollectionsBean b = new CollectionsBean();
         b.setStrings(g.nullable(() -> g.list(() -> g.nullable(g::string))));
-        b.setInts(g.nullable(() -> g.list(() -> g.nullable(g::intValue))));
+        b.setInts(g.nullable(() -> wrongType(g.list(() -> g.chance(0.002) ? (Object) (long) g.intValue() : g.nullable(g::intValue)))));
         b.setNested(g.nullable(() -> g.list(() -> g.nullable(() -> g.smallList(() -> g.nullable(g::longValue))))));
         b.setTimes(g.nullable(() -> g.list(() -> g.nullable(g::saneTimestamp))));
         b.setColors(g.nullable(() -> g.list(() -> g.nullable(() -> color(g)))));
         b.setBlobs(g.nullable(() -> g.list(() -> g.nullable(g::binary))));
-        b.setCounts(g.nullable(() -> g.map(g::string, () -> g.nullable(g::intValue))));
+        b.setCounts(g.nullable(() -> wrongType(g.map(g::string, () -> g.chance(0.002) ? (Object) g.string() : g.nullable(g::intValue)))));
         b.setGroups(g.nullable(() -> g.map(g::intValue, () -> g.nullable(() -> g.smallList(() -> g.nullable(g::string))))));
         b.setNestedMaps(g.nullable(() -> g.map(g::string, () -> g.nullable(() -> g.smallMap(g::string, () -> g.nullable(g::doubleValue))))));
         b.setByDay(g.nullable(() -> g.map(g::saneLocalDate, () -> g.nullable(g::fittingDecimal))));
