@@ -44,6 +44,7 @@ import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.hash.Murmur3_x86_32;
 import org.apache.spark.unsafe.types.UTF8String;
 
 import scala.jdk.javaapi.CollectionConverters;
@@ -69,6 +70,7 @@ final class NativeCodec<T> extends RowCodec<T> {
     private final Flat flat;
     private final Comparator<UnsafeRow> ordering;
     private final String description;
+    private final ValueHash[] hashes;
     private volatile CatalystCodec<T> catalyst;
     private volatile Comparator<InternalRow> interpreted;
 
@@ -80,6 +82,11 @@ final class NativeCodec<T> extends RowCodec<T> {
         this.flat = struct ? null : Flat.of(root);
         this.ordering = orderable(schema) ? rowOrdering(schema) : null;
         this.description = encoder.clsTag().runtimeClass().getName();
+        StructField[] columns = schema.fields();
+        this.hashes = new ValueHash[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            hashes[i] = valueHash(columns[i].dataType());
+        }
     }
 
     /** The hand-written fast path, or null. */
@@ -519,13 +526,33 @@ final class NativeCodec<T> extends RowCodec<T> {
             Map<?, ?> map = (Map<?, ?>) v;
             List<Object> keys = new ArrayList<>(map.size());
             List<Object> values = new ArrayList<>(map.size());
+            UnsafeRowWriter scratch = null;
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 Object k = e.getKey();
                 if (k == null) {
                     throw new SparkRuntimeException("NULL_MAP_KEY", scalaMap(Map.of()), null, new QueryContext[0], "");
                 }
+                Object value = e.getValue();
+                // Spark's ExternalMapToCatalyst converts entry by entry (key, then value) before anything is
+                // written, so a failing value of an early entry wins over a failing key of a later one:
+                // convert each entry once into a scratch row to fail in that order.
+                if (scratch == null) {
+                    scratch = new UnsafeRowWriter(1, 32);
+                }
+                scratch.reset();
+                key.validate(k);
+                key.write(scratch, 0, k);
+                if (value == null) {
+                    if (!valueContainsNull) {
+                        throw notNull("map value");
+                    }
+                } else {
+                    scratch.reset();
+                    this.value.validate(value);
+                    this.value.write(scratch, 0, value);
+                }
                 keys.add(k);
-                values.add(e.getValue());
+                values.add(value);
             }
             int previous = w.cursor();
             w.grow(8);
@@ -875,7 +902,11 @@ final class NativeCodec<T> extends RowCodec<T> {
             }
             UnsafeRowWriter w = new UnsafeRowWriter(1, 32);
             w.reset();
-            if (value == null) {
+            Object primitiveDefault = value == null ? defaultOf(root) : null;
+            if (primitiveDefault != null) {
+                // a null given to a primitive encoder (Encoders.scalaInt()...): Spark's generated code unboxes it to 0
+                root.write(w, 0, primitiveDefault);
+            } else if (value == null) {
                 root.writeNull(w, 0);
             } else {
                 root.write(w, 0, value);
@@ -927,7 +958,129 @@ final class NativeCodec<T> extends RowCodec<T> {
         if (flat != null) {
             return flat.partition(bytes, partitions);
         }
-        return super.partition(bytes, partitions);
+        UnsafeRow row = row(bytes);
+        int hash = HASH_SEED;
+        for (int i = 0; i < hashes.length; i++) {
+            if (!row.isNullAt(i)) {
+                hash = hashes[i].hash(row, i, hash);
+            }
+        }
+        return Math.floorMod(hash, partitions);
+    }
+
+    // ---------------------------------------------------------------- hash
+
+    private interface ValueHash {
+        int hash(SpecializedGetters d, int i, int seed);
+    }
+
+    /**
+     * Spark's {@code Murmur3HashFunction} ({@code InterpretedHashFunction.hash}) per type, reading the
+     * columns with typed getters ({@code UnsafeRow.get(i, type)} would load {@code SQLConf}).
+     */
+    private static ValueHash valueHash(DataType t) {
+        if (t == DataTypes.BooleanType) {
+            return (d, i, seed) -> Murmur3_x86_32.hashInt(d.getBoolean(i) ? 1 : 0, seed);
+        }
+        if (t == DataTypes.ByteType) {
+            return (d, i, seed) -> Murmur3_x86_32.hashInt(d.getByte(i), seed);
+        }
+        if (t == DataTypes.ShortType) {
+            return (d, i, seed) -> Murmur3_x86_32.hashInt(d.getShort(i), seed);
+        }
+        if (t == DataTypes.IntegerType || t == DataTypes.DateType) {
+            return (d, i, seed) -> Murmur3_x86_32.hashInt(d.getInt(i), seed);
+        }
+        if (t == DataTypes.LongType || t == DataTypes.TimestampType || t == DataTypes.TimestampNTZType) {
+            return (d, i, seed) -> Murmur3_x86_32.hashLong(d.getLong(i), seed);
+        }
+        if (t == DataTypes.FloatType) {
+            return (d, i, seed) -> {
+                float f = d.getFloat(i);
+                return Murmur3_x86_32.hashInt(f == -0.0f ? 0 : Float.floatToIntBits(f), seed);
+            };
+        }
+        if (t == DataTypes.DoubleType) {
+            return (d, i, seed) -> {
+                double x = d.getDouble(i);
+                return Murmur3_x86_32.hashLong(x == -0.0d ? 0L : Double.doubleToLongBits(x), seed);
+            };
+        }
+        if (t instanceof org.apache.spark.sql.types.StringType) {
+            return (d, i, seed) -> {
+                UTF8String u = d.getUTF8String(i);
+                return Murmur3_x86_32.hashUnsafeBytes(u.getBaseObject(), u.getBaseOffset(), u.numBytes(), seed);
+            };
+        }
+        if (t == DataTypes.BinaryType) {
+            return (d, i, seed) -> {
+                byte[] b = d.getBinary(i);
+                return Murmur3_x86_32.hashUnsafeBytes(b, Platform.BYTE_ARRAY_OFFSET, b.length, seed);
+            };
+        }
+        if (t instanceof DecimalType dt) {
+            int p = dt.precision();
+            int sc = dt.scale();
+            return (d, i, seed) -> {
+                Decimal dec = d.getDecimal(i, p, sc);
+                if (p <= Decimal.MAX_LONG_DIGITS()) {
+                    return Murmur3_x86_32.hashLong(dec.toUnscaledLong(), seed);
+                }
+                byte[] b = dec.toJavaBigDecimal().unscaledValue().toByteArray();
+                return Murmur3_x86_32.hashUnsafeBytes(b, Platform.BYTE_ARRAY_OFFSET, b.length, seed);
+            };
+        }
+        if (t instanceof StructType st) {
+            int n = st.length();
+            ValueHash[] fields = new ValueHash[n];
+            for (int k = 0; k < n; k++) {
+                fields[k] = valueHash(st.fields()[k].dataType());
+            }
+            return (d, i, seed) -> {
+                InternalRow r = d.getStruct(i, n);
+                int h = seed;
+                for (int k = 0; k < n; k++) {
+                    if (!r.isNullAt(k)) {
+                        h = fields[k].hash(r, k, h);
+                    }
+                }
+                return h;
+            };
+        }
+        if (t instanceof ArrayType at) {
+            ValueHash element = valueHash(at.elementType());
+            return (d, i, seed) -> hashElements(d.getArray(i), element, seed);
+        }
+        if (t instanceof MapType mt) {
+            ValueHash key = valueHash(mt.keyType());
+            ValueHash value = valueHash(mt.valueType());
+            return (d, i, seed) -> {
+                MapData m = d.getMap(i);
+                ArrayData keys = m.keyArray();
+                ArrayData values = m.valueArray();
+                int h = seed;
+                for (int k = 0; k < m.numElements(); k++) {
+                    if (!keys.isNullAt(k)) {
+                        h = key.hash(keys, k, h);
+                    }
+                    if (!values.isNullAt(k)) {
+                        h = value.hash(values, k, h);
+                    }
+                }
+                return h;
+            };
+        }
+        throw new IllegalArgumentException("no hash for " + t.simpleString());
+    }
+
+    private static int hashElements(ArrayData a, ValueHash element, int seed) {
+        int h = seed;
+        for (int k = 0; k < a.numElements(); k++) {
+            if (!a.isNullAt(k)) {
+                h = element.hash(a, k, h);
+            }
+        }
+        return h;
     }
 
     @Override
@@ -1135,13 +1288,13 @@ final class NativeCodec<T> extends RowCodec<T> {
             }
             long slot = getLong(row, 8);
             int hash = switch (this) {
-                case STRING -> hashColumn(UTF8String.fromBytes(row, (int) (slot >>> 32), (int) slot),
-                        DataTypes.StringType, HASH_SEED);
-                case LONG -> hashColumn(slot, DataTypes.LongType, HASH_SEED);
-                case INT -> hashColumn((int) slot, DataTypes.IntegerType, HASH_SEED);
-                case SHORT -> hashColumn((short) slot, DataTypes.ShortType, HASH_SEED);
-                case BYTE -> hashColumn((byte) slot, DataTypes.ByteType, HASH_SEED);
-                case BOOLEAN -> hashColumn(slot != 0, DataTypes.BooleanType, HASH_SEED);
+                case STRING -> Murmur3_x86_32.hashUnsafeBytes(row, Platform.BYTE_ARRAY_OFFSET + (int) (slot >>> 32),
+                        (int) slot, HASH_SEED);
+                case LONG -> Murmur3_x86_32.hashLong(slot, HASH_SEED);
+                case INT -> Murmur3_x86_32.hashInt((int) slot, HASH_SEED);
+                case SHORT -> Murmur3_x86_32.hashInt((short) slot, HASH_SEED);
+                case BYTE -> Murmur3_x86_32.hashInt((byte) slot, HASH_SEED);
+                case BOOLEAN -> Murmur3_x86_32.hashInt(slot != 0 ? 1 : 0, HASH_SEED);
             };
             return Math.floorMod(hash, partitions);
         }

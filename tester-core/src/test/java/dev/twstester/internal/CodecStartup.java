@@ -51,10 +51,32 @@ public final class CodecStartup {
         click.setAt(Instant.parse("2024-05-01T10:00:00.123456Z"));
         click.setTags(List.of("a", "bb"));
         Click back = codec.decode(codec.encode(click));
+        byte[] once = codec.encode(click);
+        int partition = codec.partition(once, 5) + codec.compareNatural(once, once);
         long first = System.nanoTime() - start;
+        if (args.length > 1 && args[1].equals("of")) {
+            for (int round = 0; round < 3; round++) {
+                long t0 = System.nanoTime();
+                for (int i = 0; i < 10_000; i++) {
+                    RowCodec.of(Encoders.bean(Click.class));
+                }
+                long t1 = System.nanoTime();
+                Encoder<scala.Tuple2<String, Long>> tuple = Encoders.tuple(Encoders.STRING(), Encoders.LONG());
+                RowCodec.of(tuple);
+                long t2 = System.nanoTime();
+                for (int i = 0; i < 10_000; i++) {
+                    RowCodec.of(Encoders.tuple(Encoders.STRING(), Encoders.LONG()));
+                }
+                long t3 = System.nanoTime();
+                System.out.printf("of(Encoders.bean(...)) %.0f ns (Encoders.bean itself included), of(tuple) %.0f ns%n",
+                        (t1 - t0) / 1e4, (t3 - t2) / 1e4);
+            }
+            return;
+        }
         System.out.printf("%s: first encode+decode %.0f ms after main started (Encoders.bean %.0f ms, codec %.0f ms,"
-                + " first encode+decode %.0f ms) %s%n", codec.path(), first / 1e6, (built - start) / 1e6,
-                (codecBuilt - built) / 1e6, (start + first - codecBuilt) / 1e6, back.getTags());
+                + " first encode+decode+partition+compare %.0f ms) %s %s%n", codec.path(), first / 1e6,
+                (built - start) / 1e6, (codecBuilt - built) / 1e6, (start + first - codecBuilt) / 1e6, back.getTags(),
+                partition);
         if (args.length > 1 && args[1].equals("exit")) {
             return;
         }

@@ -85,6 +85,13 @@ class NativeRowsTest {
         public void setName(String name) { throw new IllegalArgumentException("read-only: " + name); }
     }
 
+    /** A map with dates for keys. */
+    public static class DayMap {
+        private Map<LocalDate, BigDecimal> byDay;
+        public Map<LocalDate, BigDecimal> getByDay() { return byDay; }
+        public void setByDay(Map<LocalDate, BigDecimal> v) { byDay = v; }
+    }
+
     /** A BigInteger field. */
     public static class Big {
         private BigInteger n;
@@ -577,6 +584,21 @@ class NativeRowsTest {
         Encoder<Object> longs = (Encoder) Encoders.LONG();
         assertSameFailure(catchThrowable(() -> spark(longs).encode(1)), catchThrowable(() -> RowCodec.of(longs).encode(1)),
                 "an Integer for a Long");
+        // the first entry's value fails (overflow) before the second entry's key (LocalDate.MAX's day overflows)
+        Map<LocalDate, BigDecimal> byDay = new LinkedHashMap<>();
+        byDay.put(LocalDate.of(2020, 1, 1), new BigDecimal("1e30"));
+        byDay.put(LocalDate.MAX, BigDecimal.ONE);
+        DayMap dayMap = new DayMap();
+        dayMap.setByDay(byDay);
+        assertSameFailure(catchThrowable(() -> spark(Encoders.bean(DayMap.class)).encode(dayMap)),
+                catchThrowable(() -> nativeOf(Encoders.bean(DayMap.class)).encode(dayMap)), "map entries in order");
+        for (Encoder<?> primitive : List.of(Encoders.scalaInt(), Encoders.scalaLong(), Encoders.scalaBoolean(),
+                Encoders.scalaDouble(), Encoders.scalaFloat(), Encoders.scalaShort(), Encoders.scalaByte())) {
+            @SuppressWarnings("unchecked")
+            Encoder<Object> e = (Encoder<Object>) primitive;
+            // Spark unboxes a null given to a primitive encoder to 0 / false
+            assertSame(e, Arrays.asList(null, spark(e).decode(spark(e).encode(null))), 0);
+        }
         Big big = new Big();
         big.setN(BigInteger.TEN.pow(40));
         assertSameFailure(catchThrowable(() -> spark(Encoders.bean(Big.class)).encode(big)),
