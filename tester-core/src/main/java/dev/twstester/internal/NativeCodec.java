@@ -107,6 +107,8 @@ final class NativeCodec<T> extends RowCodec<T> {
             return new Plan(node(agnostic, "value"), struct, null);
         } catch (Uncovered u) {
             return new Plan(null, false, u.getMessage());
+        } catch (RuntimeException e) {
+            return new Plan(null, false, "the native path cannot read this encoder: " + e);
         }
     }
 
