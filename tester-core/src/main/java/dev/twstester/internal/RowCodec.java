@@ -189,20 +189,39 @@ public abstract class RowCodec<T> {
      * {@code value} as the external {@link Row} Spark shows for this encoder's {@link #schema()}: a
      * {@code DataFrame} row, with the default external types ({@code java.sql.Timestamp},
      * {@code java.sql.Date}, Scala {@code Seq} and {@code Map}) unless the session enables the Java 8
-     * time API. Fails as Spark's encoder does. (Runs Spark's encoders, so loads Catalyst.)
+     * time API. Fails as Spark's encoder does. Native ({@link ExternalRows}) when this codec is and
+     * the schema has only the types {@link ExternalRows} covers; else through Spark's encoders.
      */
     public Row toExternalRow(T value) {
+        if (externalRowsNative()) {
+            return ExternalRows.toExternal(row(encode(value)), schema());
+        }
         return catalyst().toExternalRow(value);
     }
 
     /**
      * The object this encoder decodes from {@code row}, a row of {@link #schema()} (a memory sink's
      * row, say). Accepts either external type of timestamps and dates, as {@code createDataFrame} does.
-     * (Runs Spark's encoders, so loads Catalyst.)
+     * Native under the same condition as {@link #toExternalRow}.
      */
     public T fromExternalRow(Row row) {
         Objects.requireNonNull(row, "row must not be null");
+        if (externalRowsNative()) {
+            return decode(ExternalRows.fromExternal(row, schema()));
+        }
         return catalyst().fromExternalRow(row);
+    }
+
+    /** 0 unknown, 1 native, 2 Catalyst: decided once per codec. */
+    private volatile int externalRows;
+
+    private boolean externalRowsNative() {
+        int known = externalRows;
+        if (known == 0) {
+            known = isNative() && ExternalRows.supports(schema()) ? 1 : 2;
+            externalRows = known;
+        }
+        return known == 1;
     }
 
     /** The Catalyst implementation for the same encoder (this codec itself when it is one). */
