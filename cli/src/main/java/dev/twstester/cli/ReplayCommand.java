@@ -119,6 +119,12 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " (numRegisteredTimers, numUpdatedStateRows, ...). --format json always has them.")
     private boolean showMetrics;
 
+    @Option(names = "--max-rows", paramLabel = "<n>", defaultValue = "" + TextReport.DEFAULT_MAX_ROWS,
+            description = "Text: show at most n entries of each list of a batch (outputs, late rows, timers fired,"
+                    + " keys of --show-state), then how many more (default: ${DEFAULT-VALUE}; 0 for all)."
+                    + " --format json always has all.")
+    private int maxRows;
+
     @Option(names = "--shuffle-partitions", paramLabel = "<n>",
             description = "spark.sql.shuffle.partitions (default: the query's, usually 1): keys are hashed into n"
                     + " partitions as Spark hashes them, and outputs come partition by partition. Also for --live.")
@@ -174,6 +180,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = {"-x", "--stacktrace"}, description = "Print the stack trace of an error.")
     private boolean stacktrace;
 
+    /** Rows the first reading of the files keeps for the batches (tests set it to 0 to read every file again). */
+    long keepRows = EventInputs.DEFAULT_KEEP_ROWS;
+
     /** The output formats. */
     enum Format { text, json }
 
@@ -212,6 +221,9 @@ public final class ReplayCommand implements Callable<Integer> {
             throw CliException.usage("--shuffle-partitions " + shufflePartitions + ": give 1 or more (Spark's"
                     + " spark.sql.shuffle.partitions)");
         }
+        if (maxRows < 0) {
+            throw CliException.usage("--max-rows " + maxRows + ": give 0 (show all) or more");
+        }
         if (realTime && live) {
             throw CliException.usage("--real-time: live Spark has no real-time mode here; drop --live to run it on"
                     + " the simulator, or --real-time to compare with Spark's micro-batches");
@@ -237,9 +249,9 @@ public final class ReplayCommand implements Callable<Integer> {
     private <K, I, O> int replay(TwsQuery<K, I, O> q, String name, ReplayPlan replayPlan, PrintWriter out,
             PrintWriter err) {
         Report<K, I, O> report = format == Format.json ? new JsonReport<>(out, q, live || expect != null)
-                : new TextReport<>(out, q, showMetrics, simulatorModes());
+                : new TextReport<>(out, q, showMetrics, simulatorModes(), maxRows);
         PrintWriter progress = quiet ? new PrintWriter(PrintWriter.nullWriter()) : err;
-        Replay.Settings settings = new Replay.Settings(showState, checkRetries, realTime);
+        Replay.Settings settings = new Replay.Settings(showState, checkRetries, realTime, keepRows);
         return new Replay<>(q, name, replayPlan, report, err, progress, settings).run(live, expect);
     }
 
