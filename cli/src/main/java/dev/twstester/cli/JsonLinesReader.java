@@ -39,11 +39,14 @@ final class JsonLinesReader<I> {
     private final RowCodec<I> codec;
     private final StructType schema;
     private final PrintWriter notes;
+    /** The quick way for lines of flat schemas, or null. */
+    private final FlatRowParser flat;
 
     JsonLinesReader(RowCodec<I> codec, PrintWriter notes) {
         this.codec = codec;
         this.schema = codec.schema();
         this.notes = notes;
+        this.flat = FlatRowParser.forSchema(JSON.getFactory(), schema);
     }
 
     /** The file's rows, in line order; a {@link CliException} (exit 3) at the first bad line. */
@@ -71,6 +74,19 @@ final class JsonLinesReader<I> {
     }
 
     private I row(EventFile file, int line, String text, Set<String> noted) {
+        Row quick = flat == null ? null : flat.parse(text);
+        Row row = quick != null ? quick : treeRow(file, line, text, noted);
+        try {
+            return codec.fromExternalRow(row);
+        } catch (RuntimeException e) {
+            throw CliException.invalidInput(file.display() + ":" + line + ": cannot make a "
+                    + RowFormat.typeName(codec.encoder()) + " of this row: " + oneLine(String.valueOf(e.getMessage()))
+                    + "; give every field the query needs a value", e);
+        }
+    }
+
+    /** The exact way: a JSON tree, then {@link JsonRows#fromJson}, with the errors and notes they give. */
+    private Row treeRow(EventFile file, int line, String text, Set<String> noted) {
         String at = file.display() + ":" + line + ": ";
         JsonNode json;
         try {
@@ -86,18 +102,10 @@ final class JsonLinesReader<I> {
                     + shorten(json.toString()) + "; write it like " + example(), null);
         }
         ObjectNode object = withoutUnknownFields((ObjectNode) json, at, noted);
-        Row row;
         try {
-            row = JsonRows.fromJson(object, schema);
+            return JsonRows.fromJson(object, schema);
         } catch (IllegalArgumentException e) {
             throw CliException.invalidInput(at + oneLine(e.getMessage()), e);
-        }
-        try {
-            return codec.fromExternalRow(row);
-        } catch (RuntimeException e) {
-            throw CliException.invalidInput(at + "cannot make a " + RowFormat.typeName(codec.encoder())
-                    + " of this row: " + oneLine(String.valueOf(e.getMessage()))
-                    + "; give every field the query needs a value", e);
         }
     }
 
