@@ -1,14 +1,18 @@
 package dev.twstester.cli;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -103,14 +107,53 @@ final class FlatRowParser {
         return null;
     }
 
+    /**
+     * The objects of a whole JSON-lines text in one pass of one parser, each row made into an object
+     * by {@code make}; null at the first thing this parser is not sure about (a line that is not
+     * exactly one flat object of the schema on one line, text that is not JSON, {@code make}
+     * failing): then the caller reads the text the exact way, line by line, which names the line.
+     */
+    <T> List<T> parseAll(Reader in, Function<Row, T> make) {
+        List<T> out = new ArrayList<>();
+        try (JsonParser p = factory.createParser(in)) {
+            long lastLine = 0;
+            JsonToken start;
+            while ((start = p.nextToken()) != null) {
+                long line = p.currentTokenLocation().getLineNr();
+                if (start != JsonToken.START_OBJECT || line <= lastLine) {
+                    return null;
+                }
+                Row row = object(p);
+                if (row == null || p.currentTokenLocation().getLineNr() != line) {
+                    return null;
+                }
+                out.add(make.apply(row));
+                lastLine = line;
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return out;
+    }
+
     /** The row of {@code line}, or null: then the exact way decides (a row, an error or a note). */
     Row parse(String line) {
-        Object[] values = new Object[kinds.length];
-        boolean[] seen = new boolean[kinds.length];
         try (JsonParser p = factory.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }
+            Row row = object(p);
+            return row == null || p.nextToken() != null ? null : row;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The object whose START_OBJECT is the current token, up to its END_OBJECT; null if not sure. */
+    private Row object(JsonParser p) throws IOException {
+        Object[] values = new Object[kinds.length];
+        boolean[] seen = new boolean[kinds.length];
+        {
             JsonToken t;
             while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                 Integer i = index.get(p.currentName());
@@ -131,11 +174,9 @@ final class FlatRowParser {
                 }
                 values[i] = value;
             }
-            if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
+            if (t != JsonToken.END_OBJECT) {
                 return null;
             }
-        } catch (IOException | RuntimeException e) {
-            return null;
         }
         for (int i = 0; i < kinds.length; i++) {
             if (!seen[i] && !nullable[i]) {

@@ -68,6 +68,49 @@ class FlatRowParserTest {
         assertThat(quick).as("seed %d: lines the quick parser took", seed).isGreaterThan(100);
     }
 
+    @Test
+    void aWholeFileInOnePassAgreesWithReadingItLineByLine() throws Exception {
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        FlatRowParser flat = FlatRowParser.forSchema(JSON.getFactory(), SCHEMA);
+        String[] separators = {"\n", "\n", "\n", "\r\n", "\n\n", " \n", "\t\n  ", "\r", " ", ""};
+        int quick = 0;
+        for (int n = 0; n < 3_000; n++) {
+            StringBuilder text = new StringBuilder(random.nextInt(30) == 0 ? "\uFEFF" : "");
+            int lines = random.nextInt(6);
+            for (int k = 0; k < lines; k++) {
+                text.append(random.nextInt(4) == 0 ? randomLine(random) : validLine(random));
+                text.append(random.nextInt(8) == 0 ? separators[random.nextInt(separators.length)] : "\n");
+            }
+            List<Row> expected = new ArrayList<>();
+            try {
+                boolean first = true;
+                for (String line : new java.io.BufferedReader(new java.io.StringReader(text.toString())).lines().toList()) {
+                    if (first && line.startsWith("\uFEFF")) {
+                        line = line.substring(1);
+                    }
+                    first = false;
+                    if (!line.isBlank()) {
+                        expected.add(JsonRows.fromJson(JSON.readTree(line), SCHEMA));
+                    }
+                }
+            } catch (Exception e) {
+                expected = null;
+            }
+            List<Row> actual = flat.parseAll(new java.io.StringReader(text.toString()), r -> r);
+            if (actual != null) {
+                quick++;
+                assertThat(actual).as("seed %d, text %s", seed, text).isEqualTo(expected);
+            }
+        }
+        assertThat(quick).as("seed %d: files read in one pass", seed).isGreaterThan(300);
+    }
+
+    private static String validLine(SplittableRandom random) {
+        return "{\"i\":" + random.nextInt() + ",\"s\":\"w" + random.nextInt(9) + "\",\"ts\":\"2024-05-01T10:0"
+                + random.nextInt(10) + ":00Z\"}";
+    }
+
     private static String randomLine(SplittableRandom random) {
         int shape = random.nextInt(20);
         if (shape == 0) {
