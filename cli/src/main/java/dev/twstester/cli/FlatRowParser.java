@@ -35,6 +35,7 @@ import org.apache.spark.sql.types.VarcharType;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.base.ParserBase;
 
 import dev.twstester.io.JsonRows;
 
@@ -119,12 +120,12 @@ final class FlatRowParser {
             long lastLine = 0;
             JsonToken start;
             while ((start = p.nextToken()) != null) {
-                long line = p.currentTokenLocation().getLineNr();
+                long line = tokenLine(p);
                 if (start != JsonToken.START_OBJECT || line <= lastLine) {
                     return null;
                 }
                 Row row = object(p);
-                if (row == null || p.currentTokenLocation().getLineNr() != line) {
+                if (row == null || tokenLine(p) != line) {
                     return null;
                 }
                 out.add(make.apply(row));
@@ -134,6 +135,11 @@ final class FlatRowParser {
             return null;
         }
         return out;
+    }
+
+    /** The line of the current token (without making a location object per call when the parser can). */
+    private static long tokenLine(JsonParser p) {
+        return p instanceof ParserBase base ? base.getTokenLineNr() : p.currentTokenLocation().getLineNr();
     }
 
     /** The row of {@code line}, or null: then the exact way decides (a row, an error or a note). */
