@@ -39,7 +39,9 @@ import picocli.CommandLine.Spec;
                     + " *.json files. Lines are parsed with the query's input schema as Spark parses them: one JSON"
                     + " object per line, timestamps as ISO-8601 strings (\"2024-05-01T10:00:00Z\"), missing fields and"
                     + " nulls as null, fields not in the schema ignored (with a note on stderr); a line that is not"
-                    + " valid for the schema is an error (exit 3) naming the file and line.",
+                    + " valid for the schema is an error (exit 3) naming the file and line. Every file is read and"
+                    + " checked before the first batch runs; then the replay streams, holding the state and one"
+                    + " file's batch (--live and --expect keep the whole run for their comparison).",
             "",
             "The simulator runs each batch as Spark 4.2.0 does, including the no-data batch after a watermark"
                     + " advance. For every batch stdout shows its id and file, rows in and dropped as late, the late"
@@ -141,11 +143,12 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--live",
             description = "Also run the same steps on live Spark (local, RocksDB) and compare batch by batch;"
-                    + " exit 1 on any difference.")
+                    + " exit 1 on any difference. Keeps every file's rows and batch in memory for the comparison.")
     private boolean live;
 
     @Option(names = "--expect", paramLabel = "<file>",
-            description = "Compare with a run saved earlier by --format json; exit 1 on any difference.")
+            description = "Compare with a run saved earlier by --format json; exit 1 on any difference. Keeps every"
+                    + " batch in memory for the comparison.")
     private Path expect;
 
     @Option(names = "--plan", paramLabel = "<file>",
