@@ -39,15 +39,32 @@ final class JsonLinesReader<I> {
     private final RowCodec<I> codec;
     private final StructType schema;
     private final PrintWriter notes;
+    /** The quick way for lines of flat schemas, or null. */
+    private final FlatRowParser flat;
 
     JsonLinesReader(RowCodec<I> codec, PrintWriter notes) {
         this.codec = codec;
         this.schema = codec.schema();
         this.notes = notes;
+        this.flat = FlatRowParser.forSchema(JSON.getFactory(), schema);
     }
 
-    /** The file's rows, in line order; a {@link CliException} (exit 3) at the first bad line. */
+    /**
+     * The file's rows, in line order; a {@link CliException} (exit 3) at the first bad line. Files of
+     * flat schemas are first read in one pass of one parser ({@link FlatRowParser#parseAll}); if that
+     * is not sure of something, the file is read again line by line, the exact way.
+     */
     List<I> read(EventFile file) {
+        if (flat != null) {
+            try (BufferedReader in = Files.newBufferedReader(file.path(), StandardCharsets.UTF_8)) {
+                List<I> quick = flat.parseAll(in, codec::fromExternalRow);
+                if (quick != null) {
+                    return quick;
+                }
+            } catch (IOException | RuntimeException e) {
+                // the exact way below reports it
+            }
+        }
         List<I> rows = new ArrayList<>();
         Set<String> noted = new LinkedHashSet<>();
         try (BufferedReader in = Files.newBufferedReader(file.path(), StandardCharsets.UTF_8)) {
@@ -71,6 +88,19 @@ final class JsonLinesReader<I> {
     }
 
     private I row(EventFile file, int line, String text, Set<String> noted) {
+        Row quick = flat == null ? null : flat.parse(text);
+        Row row = quick != null ? quick : treeRow(file, line, text, noted);
+        try {
+            return codec.fromExternalRow(row);
+        } catch (RuntimeException e) {
+            throw CliException.invalidInput(file.display() + ":" + line + ": cannot make a "
+                    + RowFormat.typeName(codec.encoder()) + " of this row: " + oneLine(String.valueOf(e.getMessage()))
+                    + "; give every field the query needs a value", e);
+        }
+    }
+
+    /** The exact way: a JSON tree, then {@link JsonRows#fromJson}, with the errors and notes they give. */
+    private Row treeRow(EventFile file, int line, String text, Set<String> noted) {
         String at = file.display() + ":" + line + ": ";
         JsonNode json;
         try {
@@ -86,18 +116,10 @@ final class JsonLinesReader<I> {
                     + shorten(json.toString()) + "; write it like " + example(), null);
         }
         ObjectNode object = withoutUnknownFields((ObjectNode) json, at, noted);
-        Row row;
         try {
-            row = JsonRows.fromJson(object, schema);
+            return JsonRows.fromJson(object, schema);
         } catch (IllegalArgumentException e) {
             throw CliException.invalidInput(at + oneLine(e.getMessage()), e);
-        }
-        try {
-            return codec.fromExternalRow(row);
-        } catch (RuntimeException e) {
-            throw CliException.invalidInput(at + "cannot make a " + RowFormat.typeName(codec.encoder())
-                    + " of this row: " + oneLine(String.valueOf(e.getMessage()))
-                    + "; give every field the query needs a value", e);
         }
     }
 

@@ -111,7 +111,7 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
     }
 
     @Override
-    public void end(RunResult<K, I, O> run, int files, Instant watermark, Instant processingTime, List<K> keysWithState) {
+    public void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState) {
         // the batches are the output
     }
 

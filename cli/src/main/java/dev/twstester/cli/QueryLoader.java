@@ -45,6 +45,10 @@ final class QueryLoader {
         if (parent == null) {
             parent = QueryLoader.class.getClassLoader();
         }
+        List<Path> launcherEntries = launcherClasspath().stream().map(Path::of).filter(Files::exists).toList();
+        if (!launcherEntries.isEmpty()) {
+            parent = new URLClassLoader("twstester-launcher-classpath", urls(launcherEntries), parent);
+        }
         this.loader = extraEntries.isEmpty() ? parent : new URLClassLoader("twstester-classpath", urls(extraEntries), parent);
     }
 
@@ -170,9 +174,26 @@ final class QueryLoader {
                 + " and the tool's classpath " + folders + (jars == 0 ? "" : " plus " + jars + " jar" + (jars == 1 ? "" : "s"));
     }
 
+    /** The JVM's classpath, then the launcher's class folders ({@link #LAUNCHER_CLASSPATH}). */
     private static List<String> toolClasspath() {
-        String cp = System.getProperty("java.class.path", "");
-        return Arrays.stream(cp.split(File.pathSeparator)).filter(s -> !s.isBlank()).toList();
+        List<String> entries = new ArrayList<>(split(System.getProperty("java.class.path", "")));
+        entries.addAll(launcherClasspath());
+        return entries;
+    }
+
+    /**
+     * Class folders the {@code ./twstester} launcher adds (the samples' classes), as a system property
+     * rather than on the JVM's classpath: a JVM that archives classes for AppCDS refuses class folders
+     * on its classpath. They are searched after the JVM's classpath and before {@code --classpath}.
+     */
+    static final String LAUNCHER_CLASSPATH = "twstester.launcher.classpath";
+
+    private static List<String> launcherClasspath() {
+        return split(System.getProperty(LAUNCHER_CLASSPATH, ""));
+    }
+
+    private static List<String> split(String classpath) {
+        return Arrays.stream(classpath.split(File.pathSeparator)).filter(s -> !s.isBlank()).toList();
     }
 
     /** " (did you mean a.b.Name?)" for classes of the same simple name in the searched folders and --classpath jars. */

@@ -22,9 +22,10 @@ import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.LiveRunner;
 
 /**
- * One replay: reads every file of the plan, runs the steps on the simulator one by one (reporting
- * each batch with the file or tick that caused it, and each restart), then optionally the same
- * steps on live Spark and a saved run to compare with.
+ * One replay: reads (checks) every file of the plan, runs the steps on the simulator one by one
+ * (reporting each batch with the file or tick that caused it, and each restart), then optionally
+ * the same steps on live Spark and a saved run to compare with. Without a comparison the replay
+ * streams: what a step ran is reported and let go before the next step.
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -47,8 +48,10 @@ final class Replay<K, I, O> {
      * @param showState    every key's state after each file's (and tick's) batches
      * @param checkRetries run each batch twice, as a retried task, and fail if the runs differ
      * @param realTime     real-time mode: one {@code handleInputRows} call per input row
+     * @param keepRows     how many rows the first reading of the files keeps for the batches (the
+     *                     others are read again when their batch runs); see {@link EventInputs}
      */
-    record Settings(boolean showState, boolean checkRetries, boolean realTime) {}
+    record Settings(boolean showState, boolean checkRetries, boolean realTime, long keepRows) {}
 
     Replay(TwsQuery<K, I, O> query, String queryName, ReplayPlan plan, Report<K, I, O> report, PrintWriter err,
             PrintWriter progress, Settings settings) {
@@ -61,27 +64,29 @@ final class Replay<K, I, O> {
         this.settings = settings;
     }
 
-    /** Runs the replay; the exit code is {@link ExitCodes#OK} or {@link ExitCodes#DIFFERENCE}. */
+    /**
+     * Runs the replay; the exit code is {@link ExitCodes#OK} or {@link ExitCodes#DIFFERENCE}. Every
+     * file is read (checked) before the first batch runs; then each step runs and is reported, and
+     * unless a comparison needs the whole run ({@code live} or {@code expected}) the simulator's
+     * batches and the file's rows are let go after each step: memory holds the state and one batch.
+     */
     int run(boolean live, Path expected) {
-        JsonLinesReader<I> reader = new JsonLinesReader<>(RowCodec.of(query.inputEncoder()), err);
-        Map<EventFile, List<I>> rows = new HashMap<>();
-        for (ReplayPlan.Step step : plan.steps()) {
-            if (step instanceof ReplayPlan.Input in && !rows.containsKey(in.file())) {
-                rows.put(in.file(), reader.read(in.file()));
-            }
-        }
+        boolean keepRun = live || expected != null;
+        EventInputs<I> inputs = EventInputs.read(plan, RowCodec.of(query.inputEncoder()), err, live,
+                settings.keepRows());
         progress.println("twstester: replaying " + plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files")
                 + " with " + queryName + " on the simulator");
         progress.flush();
         TwsSimulator<K, I, O> sim = startSimulator();
         report.start(queryName, plan);
         Map<Long, BatchCause> causes = new HashMap<>();
+        Totals totals = new Totals();
         for (ReplayPlan.Step step : plan.steps()) {
             if (step instanceof ReplayPlan.Restart) {
                 restart(sim);
                 continue;
             }
-            RunResult<K, I, O> ran = runStep(sim, step, rows);
+            RunResult<K, I, O> ran = runStep(sim, step, inputs);
             BatchCause cause = step instanceof ReplayPlan.Input in ? BatchCause.file(in.file())
                     : BatchCause.tick(((ReplayPlan.Tick) step).to());
             List<BatchResult<K, I, O>> batches = ran.batches();
@@ -89,23 +94,63 @@ final class Replay<K, I, O> {
                 report.tickWithoutBatch(((ReplayPlan.Tick) step).to(), whyNoBatch(sim));
             }
             for (int i = 0; i < batches.size(); i++) {
-                causes.put(batches.get(i).batchId(), cause);
+                BatchResult<K, I, O> b = batches.get(i);
+                if (keepRun) {
+                    causes.put(b.batchId(), cause);
+                }
+                totals.add(b);
                 StateSnapshot<K> state = settings.showState() && i == batches.size() - 1
                         ? StateSnapshot.of(sim.state()) : null;
-                report.batch(batches.get(i), cause, state);
+                report.batch(b, cause, state);
+            }
+            if (!keepRun) {
+                SimulatorHistory.forget(sim);
             }
         }
-        RunResult<K, I, O> simulated = sim.history();
-        report.end(simulated, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys());
+        report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys());
         int exit = ExitCodes.OK;
-        if (live) {
-            exit = Math.max(exit, compareWithLive(simulated, scenario(rows), causes));
-        }
-        if (expected != null) {
-            RunResult<K, I, O> saved = ExpectedRun.read(expected, query);
-            exit = Math.max(exit, compare("expected", "expected run " + expected, simulated, saved, causes));
+        if (keepRun) {
+            RunResult<K, I, O> simulated = sim.history();
+            if (live) {
+                exit = Math.max(exit, compareWithLive(simulated, scenario(inputs), causes));
+            }
+            if (expected != null) {
+                RunResult<K, I, O> saved = ExpectedRun.read(expected, query);
+                exit = Math.max(exit, compare("expected", "expected run " + expected, simulated, saved, causes));
+            }
         }
         return exit;
+    }
+
+    /** What the batches of a replay add up to, counted as they run. */
+    static final class Totals {
+        private int batches;
+        private long outputs;
+        private long timersFired;
+        private long droppedLate;
+
+        void add(BatchResult<?, ?, ?> b) {
+            batches++;
+            outputs += b.outputs().size();
+            timersFired += b.firedTimers().size();
+            droppedLate += b.droppedLate().size();
+        }
+
+        int batches() {
+            return batches;
+        }
+
+        long outputs() {
+            return outputs;
+        }
+
+        long timersFired() {
+            return timersFired;
+        }
+
+        long droppedLate() {
+            return droppedLate;
+        }
     }
 
     private TwsSimulator<K, I, O> startSimulator() {
@@ -129,13 +174,13 @@ final class Replay<K, I, O> {
         }
     }
 
-    private RunResult<K, I, O> runStep(TwsSimulator<K, I, O> sim, ReplayPlan.Step step, Map<EventFile, List<I>> rows) {
+    private RunResult<K, I, O> runStep(TwsSimulator<K, I, O> sim, ReplayPlan.Step step, EventInputs<I> inputs) {
         String where = step instanceof ReplayPlan.Input in ? in.file().display()
                 : "tick to " + ((ReplayPlan.Tick) step).to();
         try {
             if (step instanceof ReplayPlan.Input in) {
                 restarted = false;
-                List<I> input = rows.get(in.file());
+                List<I> input = inputs.take(in.file());
                 return in.at() == null ? sim.runBatch(input) : sim.runBatchAt(in.at(), input);
             }
             return sim.setProcessingTime(((ReplayPlan.Tick) step).to());
@@ -178,14 +223,14 @@ final class Replay<K, I, O> {
     }
 
     /** The plan as a {@link Scenario} for live Spark. */
-    private Scenario<I> scenario(Map<EventFile, List<I>> rows) {
+    private Scenario<I> scenario(EventInputs<I> inputs) {
         Scenario.Builder<I> b = Scenario.builder();
         for (ReplayPlan.Step step : plan.steps()) {
             if (step instanceof ReplayPlan.Input in) {
                 if (in.at() == null) {
-                    b.batch(rows.get(in.file()));
+                    b.batch(inputs.kept(in.file()));
                 } else {
-                    b.batchAt(in.at(), rows.get(in.file()));
+                    b.batchAt(in.at(), inputs.kept(in.file()));
                 }
             } else if (step instanceof ReplayPlan.Tick tick) {
                 b.tick(tick.to());

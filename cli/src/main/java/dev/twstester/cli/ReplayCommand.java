@@ -39,7 +39,9 @@ import picocli.CommandLine.Spec;
                     + " *.json files. Lines are parsed with the query's input schema as Spark parses them: one JSON"
                     + " object per line, timestamps as ISO-8601 strings (\"2024-05-01T10:00:00Z\"), missing fields and"
                     + " nulls as null, fields not in the schema ignored (with a note on stderr); a line that is not"
-                    + " valid for the schema is an error (exit 3) naming the file and line.",
+                    + " valid for the schema is an error (exit 3) naming the file and line. Every file is read and"
+                    + " checked before the first batch runs; then the replay streams, holding the state and one"
+                    + " file's batch (--live and --expect keep the whole run for their comparison).",
             "",
             "The simulator runs each batch as Spark 4.2.0 does, including the no-data batch after a watermark"
                     + " advance. For every batch stdout shows its id and file, rows in and dropped as late, the late"
@@ -119,6 +121,12 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " (numRegisteredTimers, numUpdatedStateRows, ...). --format json always has them.")
     private boolean showMetrics;
 
+    @Option(names = "--max-rows", paramLabel = "<n>", defaultValue = "" + TextReport.DEFAULT_MAX_ROWS,
+            description = "Text: show at most n entries of each list of a batch (outputs, late rows, timers fired,"
+                    + " keys of --show-state), then how many more (default: ${DEFAULT-VALUE}; 0 for all)."
+                    + " --format json always has all.")
+    private int maxRows;
+
     @Option(names = "--shuffle-partitions", paramLabel = "<n>",
             description = "spark.sql.shuffle.partitions (default: the query's, usually 1): keys are hashed into n"
                     + " partitions as Spark hashes them, and outputs come partition by partition. Also for --live.")
@@ -135,11 +143,12 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--live",
             description = "Also run the same steps on live Spark (local, RocksDB) and compare batch by batch;"
-                    + " exit 1 on any difference.")
+                    + " exit 1 on any difference. Keeps every file's rows and batch in memory for the comparison.")
     private boolean live;
 
     @Option(names = "--expect", paramLabel = "<file>",
-            description = "Compare with a run saved earlier by --format json; exit 1 on any difference.")
+            description = "Compare with a run saved earlier by --format json; exit 1 on any difference. Keeps every"
+                    + " batch in memory for the comparison.")
     private Path expect;
 
     @Option(names = "--plan", paramLabel = "<file>",
@@ -173,6 +182,9 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = {"-x", "--stacktrace"}, description = "Print the stack trace of an error.")
     private boolean stacktrace;
+
+    /** Rows the first reading of the files keeps for the batches (tests set it to 0 to read every file again). */
+    long keepRows = EventInputs.DEFAULT_KEEP_ROWS;
 
     /** The output formats. */
     enum Format { text, json }
@@ -212,6 +224,9 @@ public final class ReplayCommand implements Callable<Integer> {
             throw CliException.usage("--shuffle-partitions " + shufflePartitions + ": give 1 or more (Spark's"
                     + " spark.sql.shuffle.partitions)");
         }
+        if (maxRows < 0) {
+            throw CliException.usage("--max-rows " + maxRows + ": give 0 (show all) or more");
+        }
         if (realTime && live) {
             throw CliException.usage("--real-time: live Spark has no real-time mode here; drop --live to run it on"
                     + " the simulator, or --real-time to compare with Spark's micro-batches");
@@ -237,9 +252,9 @@ public final class ReplayCommand implements Callable<Integer> {
     private <K, I, O> int replay(TwsQuery<K, I, O> q, String name, ReplayPlan replayPlan, PrintWriter out,
             PrintWriter err) {
         Report<K, I, O> report = format == Format.json ? new JsonReport<>(out, q, live || expect != null)
-                : new TextReport<>(out, q, showMetrics, simulatorModes());
+                : new TextReport<>(out, q, showMetrics, simulatorModes(), maxRows);
         PrintWriter progress = quiet ? new PrintWriter(PrintWriter.nullWriter()) : err;
-        Replay.Settings settings = new Replay.Settings(showState, checkRetries, realTime);
+        Replay.Settings settings = new Replay.Settings(showState, checkRetries, realTime, keepRows);
         return new Replay<>(q, name, replayPlan, report, err, progress, settings).run(live, expect);
     }
 

@@ -32,8 +32,8 @@ interface Report<K, I, O> {
     /** A clock tick that ran no batch (a query not in ProcessingTime mode, or before the first batch). */
     void tickWithoutBatch(Instant to, String why);
 
-    /** After the last batch: the whole run and where the simulator stands. */
-    void end(RunResult<K, I, O> run, int files, Instant watermark, Instant processingTime, List<K> keysWithState);
+    /** After the last batch: what the batches added up to and where the simulator stands. */
+    void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState);
 
     /**
      * The simulator's run compared with another ({@code otherName}: {@code spark} or {@code expected});

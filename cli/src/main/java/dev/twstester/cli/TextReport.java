@@ -30,29 +30,64 @@ import dev.twstester.internal.RowCodec;
  * </pre>
  * Rows are shown as JSON through the query's encoders, times in UTC; the metrics line (with
  * {@code --show-metrics}) lists the batch's non-zero metrics in {@link BatchResult#METRIC_NAMES} order.
+ *
+ * <p>Text stays readable for large batches and runs: each list of a batch (late rows, outputs,
+ * fired timers, keys of {@code --show-state}) shows at most {@code maxRows} entries followed by
+ * {@code ... and 1234 more}, and the last line names at most {@value #KEYS_LISTED} keys with state
+ * ({@code keys with state: 20000 (first 10: [...])}). The report keeps nothing of a batch once it is
+ * printed, except for the comparison with another run, which gets that run.
  */
 final class TextReport<K, I, O> implements Report<K, I, O> {
+    /** How many keys with state the last line names. */
+    static final int KEYS_LISTED = 10;
+    /** The default of {@code maxRows}: entries shown of each list of a batch. */
+    static final int DEFAULT_MAX_ROWS = 20;
+
     private final PrintWriter out;
     private final TwsQuery<K, I, O> query;
-    private final RowCodec<K> keys;
-    private final RowCodec<I> inputs;
-    private final RowCodec<O> outputs;
+    private RowCodec<K> keys;
+    private RowCodec<I> inputs;
+    private RowCodec<O> outputs;
     private final boolean showMetrics;
     private final List<String> simulatorModes;
+    private final int maxRows;
 
     /**
      * @param showMetrics    print each batch's non-zero metrics
      * @param simulatorModes how the simulator runs beyond Spark's defaults, for the header
      *                       (e.g. {@code real-time mode}); empty for none
+     * @param maxRows        entries shown of each list of a batch (outputs, late rows, timers fired,
+     *                       keys with state); 0 for all
      */
-    TextReport(PrintWriter out, TwsQuery<K, I, O> query, boolean showMetrics, List<String> simulatorModes) {
+    TextReport(PrintWriter out, TwsQuery<K, I, O> query, boolean showMetrics, List<String> simulatorModes,
+            int maxRows) {
         this.out = out;
         this.query = query;
         this.showMetrics = showMetrics;
         this.simulatorModes = List.copyOf(simulatorModes);
-        this.keys = RowCodec.of(query.keyEncoder());
-        this.inputs = RowCodec.of(query.inputEncoder());
-        this.outputs = RowCodec.of(query.outputEncoder());
+        this.maxRows = maxRows <= 0 ? Integer.MAX_VALUE : maxRows;
+    }
+
+    // the codecs are made when first needed: a replay without outputs or late rows needs none of them
+    private RowCodec<K> keys() {
+        if (keys == null) {
+            keys = RowCodec.of(query.keyEncoder());
+        }
+        return keys;
+    }
+
+    private RowCodec<I> inputs() {
+        if (inputs == null) {
+            inputs = RowCodec.of(query.inputEncoder());
+        }
+        return inputs;
+    }
+
+    private RowCodec<O> outputs() {
+        if (outputs == null) {
+            outputs = RowCodec.of(query.outputEncoder());
+        }
+        return outputs;
     }
 
     @Override
@@ -103,20 +138,26 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
     private void printBatch(BatchResult<K, I, O> b, String label) {
         out.println("batch " + b.batchId() + " (" + label + ")");
         out.println("  rows in: " + b.input().size() + ", dropped late: " + b.droppedLate().size());
-        for (I row : b.droppedLate()) {
-            out.println("    " + RowFormat.text(row, inputs));
+        List<I> late = b.droppedLate();
+        for (int i = 0; i < Math.min(late.size(), maxRows); i++) {
+            out.println("    " + RowFormat.text(late.get(i), inputs()));
         }
+        more(late.size(), "    ");
         out.println("  watermark: late " + b.lateWatermark() + ", eviction " + b.evictionWatermark());
         out.println("  batch timestamp: " + b.batchTimestamp());
-        out.println("  outputs: " + (b.outputs().isEmpty() ? "none" : b.outputs().size()));
-        for (O row : b.outputs()) {
-            out.println("    " + RowFormat.text(row, outputs));
+        List<O> rows = b.outputs();
+        out.println("  outputs: " + (rows.isEmpty() ? "none" : rows.size()));
+        for (int i = 0; i < Math.min(rows.size(), maxRows); i++) {
+            out.println("    " + RowFormat.text(rows.get(i), outputs()));
         }
+        more(rows.size(), "    ");
+        List<FiredTimer<K>> fired = b.firedTimers();
         List<String> timers = new ArrayList<>();
-        for (FiredTimer<K> t : b.firedTimers()) {
-            timers.add(RowFormat.keyText(t.key(), keys) + "@" + t.expiry());
+        for (int i = 0; i < Math.min(fired.size(), maxRows); i++) {
+            timers.add(RowFormat.keyText(fired.get(i).key(), keys()) + "@" + fired.get(i).expiry());
         }
-        out.println("  timers fired: " + (timers.isEmpty() ? "none" : String.join(", ", timers)));
+        out.println("  timers fired: " + (timers.isEmpty() ? "none" : String.join(", ", timers))
+                + (fired.size() > maxRows ? ", ... and " + (fired.size() - maxRows) + " more" : ""));
         if (showMetrics) {
             printMetrics(b);
         }
@@ -140,14 +181,24 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
             return;
         }
         out.println("  state:");
-        for (StateSnapshot.KeyState<K> k : state.keys()) {
+        List<StateSnapshot.KeyState<K>> shown = state.keys().subList(0, Math.min(state.keys().size(), maxRows));
+        for (StateSnapshot.KeyState<K> k : shown) {
             List<String> parts = new ArrayList<>();
             k.variables().forEach((name, v) -> parts.add(name + " (" + v.kind() + ") " + RowFormat.print(RowFormat.any(v.value()))));
             if (!k.timers().isEmpty()) {
                 parts.add("timers " + k.timers());
             }
-            out.println("    " + RowFormat.keyText(k.key(), keys) + ": "
+            out.println("    " + RowFormat.keyText(k.key(), keys()) + ": "
                     + (parts.isEmpty() ? "(nothing visible: expired by TTL)" : String.join(", ", parts)));
+        }
+        more(state.keys().size(), "    ");
+    }
+
+    /** The line after a list cut at {@code maxRows}: how many entries were not shown, and where to see them. */
+    private void more(int size, String indent) {
+        if (size > maxRows) {
+            out.println(indent + "... and " + (size - maxRows) + " more (--max-rows 0 shows all, --format json has"
+                    + " all)");
         }
     }
 
@@ -164,14 +215,22 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
     }
 
     @Override
-    public void end(RunResult<K, I, O> run, int files, Instant watermark, Instant processingTime, List<K> keysWithState) {
-        List<String> shown = keysWithState.stream().map(k -> RowFormat.keyText(k, keys)).toList();
-        out.println("total: " + count(run.batches().size(), "batch", "batches") + " for " + count(files, "file", "files")
-                + ": " + count(run.outputs().size(), "output row", "output rows")
-                + ", " + count(run.firedTimers().size(), "timer fired", "timers fired")
-                + ", " + count(run.droppedLate().size(), "row dropped late", "rows dropped late")
+    public void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime,
+            List<K> keysWithState) {
+        out.println("total: " + count(totals.batches(), "batch", "batches") + " for " + count(files, "file", "files")
+                + ": " + count(totals.outputs(), "output row", "output rows")
+                + ", " + count(totals.timersFired(), "timer fired", "timers fired")
+                + ", " + count(totals.droppedLate(), "row dropped late", "rows dropped late")
                 + "; watermark " + watermark + ", processing time " + processingTime
-                + "; keys with state: " + shown);
+                + "; keys with state: " + keysText(keysWithState));
+    }
+
+    /** {@code [ana, bo]} for up to {@value #KEYS_LISTED} keys, else {@code 20000 (first 10: [...])}. */
+    private String keysText(List<K> keysWithState) {
+        List<String> shown = keysWithState.subList(0, Math.min(keysWithState.size(), KEYS_LISTED)).stream()
+                .map(k -> RowFormat.keyText(k, keys())).toList();
+        return keysWithState.size() <= KEYS_LISTED ? shown.toString()
+                : keysWithState.size() + " (first " + KEYS_LISTED + ": " + shown + ")";
     }
 
     @Override
@@ -196,7 +255,7 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
         }
     }
 
-    private static String count(int n, String one, String many) {
+    private static String count(long n, String one, String many) {
         return n + " " + (n == 1 ? one : many);
     }
 }
