@@ -189,6 +189,7 @@ class BenchSmokeTest {
             assertThat(r.value("COLDSUITE", "outputs"))
                     .isEqualTo(expected.stream().mapToInt(ColdSuiteScenarios.Outcome::outputs).sum());
             assertThat(r.value("COLDSUITE", "done")).isGreaterThanOrEqualTo(r.value("COLDSUITE", "first"));
+            assertThat(r.value("COLDSUITE", "cart")).isGreaterThanOrEqualTo(r.value("COLDSUITE", "cart1"));
         }
         // one wrong count: the run fails and names the scenario
         List<String> lines = new ArrayList<>(Files.readAllLines(file));
@@ -209,7 +210,8 @@ class BenchSmokeTest {
         for (int e = 0; e < 3; e++) {
             int[] r = runs[e];
             String out = "COLDSUITE main=" + r[1] + " inputs=" + r[2] + " first=" + r[3] + " done=" + r[4] + " checked=" + r[4]
-                    + " cart=100 fraud=50 counts=10 ttl=20 scenarios=54 batches=464 rows=1433 outputs=441\n";
+                    + " cart=100 fraud=50 counts=10 ttl=20 cart1=90 fraud1=40 counts1=2 ttl1=3 scenarios=54 batches=464"
+                    + " rows=1433 outputs=441\n";
             String[] engine = ColdSuiteBench.ENGINES.get(e);
             cases.add(ColdSuiteBench.toCase(engine[0], engine[1], List.of(new ChildJvm.Result(0, out, "", r[0]))));
         }
@@ -220,8 +222,8 @@ class BenchSmokeTest {
         assertThat(md.toString())
                 .contains("### (6) Cold test suite: 54 small tests")
                 .contains("| twstester simulator FULL (default) | 4000 ms | 4000 - 4000 ms | 300 / 600 / 2000 / 3600 | 3000 ms"
-                        + " | 55.6 ms | 100 / 50 / 10 / 20 | 4.00x | 10.00x | **no** |")
+                        + " | 55.6 ms | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 4.00x | 10.00x | **no** |")
                 .contains("| Spark's TwsTester | 1000 ms | 1000 - 1000 ms | 300 / 600 / 800 / 900 | 300 ms | 5.6 ms"
-                        + " | 100 / 50 / 10 / 20 | 1.00x | 1.00x | - |");
+                        + " | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 1.00x | 1.00x | - |");
     }
 }
