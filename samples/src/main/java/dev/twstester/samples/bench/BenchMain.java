@@ -32,22 +32,25 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *   <li>{@code suite}: {@link ScenarioSuiteBench} (JMH, with live Spark);</li>
  *   <li>{@code startup}: {@link StartupBench} (subprocesses, wall clock);</li>
  *   <li>{@code memory}: {@link MemoryBench} (subprocesses, heap after GC);</li>
+ *   <li>{@code coldsuite}: {@link ColdSuiteBench} (subprocesses, wall clock: a suite of 54 small tests from
+ *       cold on the simulator FULL, Spark's TwsTester and the simulator FAST);</li>
  *   <li>{@code profile} (only when asked for): {@link ThroughputBench}'s simulator benchmarks under
  *       JMH's JFR and GC profilers, hot frames by {@link JfrTop} in {@code target/bench/profile.md}.</li>
  * </ol>
  *
  * <pre>
  * mvn -B -q install -DskipTests &amp;&amp; mvn -B -q -pl samples exec:exec@bench -Dbench.args="[options] [JMH options]"
- *   --only throughput,batches,suite,startup,memory,profile   sections to run (default: all but profile)
+ *   --only throughput,batches,suite,startup,memory,coldsuite,profile   sections to run (default: all but profile)
  *   --startup-runs N    measured JVM launches per start-up case (default 5)
+ *   --coldsuite-runs N  measured rounds of the cold suite, after one unmeasured round (default 5)
  *   --memory-keys N     keys of the memory cases (default 1000000)
  *   --out DIR           where results go (default target/bench)
  *   anything else       JMH's own options, e.g. -wi 2 -i 3 -f 1 (they override the annotations)
  * </pre>
  */
 public final class BenchMain {
-    static final List<String> ALL = List.of("throughput", "batches", "suite", "startup", "memory", "profile");
-    static final List<String> DEFAULT = List.of("throughput", "batches", "suite", "startup", "memory");
+    static final List<String> ALL = List.of("throughput", "batches", "suite", "startup", "memory", "coldsuite", "profile");
+    static final List<String> DEFAULT = List.of("throughput", "batches", "suite", "startup", "memory", "coldsuite");
 
     private BenchMain() {
     }
@@ -55,6 +58,7 @@ public final class BenchMain {
     public static void main(String[] args) throws Exception {
         Set<String> sections = new LinkedHashSet<>(DEFAULT);
         int startupRuns = 5;
+        int coldSuiteRuns = 5;
         int memoryKeys = MemoryBench.KEYS;
         Path out = Path.of("target", "bench");
         List<String> jmhArgs = new ArrayList<>();
@@ -69,6 +73,7 @@ public final class BenchMain {
                     }
                 }
                 case "--startup-runs" -> startupRuns = Integer.parseInt(args[++i]);
+                case "--coldsuite-runs" -> coldSuiteRuns = Integer.parseInt(args[++i]);
                 case "--memory-keys" -> memoryKeys = Integer.parseInt(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 default -> jmhArgs.add(args[i]);
@@ -103,6 +108,9 @@ public final class BenchMain {
         }
         if (sections.contains("memory")) {
             report.memory = MemoryBench.run(memoryKeys, ChildJvm.hostFlags());
+        }
+        if (sections.contains("coldsuite")) {
+            report.coldSuite = ColdSuiteBench.run(coldSuiteRuns, ChildJvm.hostFlags(), out);
         }
         if (sections.contains("profile")) {
             profile(jmhArgs, out);
@@ -192,6 +200,7 @@ public final class BenchMain {
         final Map<String, RunResult> jmh = new TreeMap<>();
         List<StartupBench.Case> startup;
         List<MemoryBench.Case> memory;
+        List<ColdSuiteBench.Case> coldSuite;
 
         void jmh(Collection<RunResult> results) {
             for (RunResult r : results) {
@@ -256,6 +265,7 @@ public final class BenchMain {
             suite(md);
             startup(md);
             memory(md);
+            coldSuite(md);
             settings(md);
             return md.toString();
         }
@@ -373,6 +383,39 @@ public final class BenchMain {
                 md.append(fmt("| %s | %s | %s | %.1f | %.0f | %s |%n", c.state(), engine, load, c.megabytes(),
                         c.bytesPerKey(), target ? (c.megabytes() < 300 ? "yes" : "**no**") : "-"));
             }
+        }
+
+        /** Benchmark (6): wall clock per engine, the children's milestones, and FULL against TwsTester (target <= 1.0x). */
+        void coldSuite(StringBuilder md) {
+            if (coldSuite == null) {
+                return;
+            }
+            ColdSuiteBench.Case tester = coldSuite.stream().filter(c -> c.engine().equals("TWSTESTER")).findFirst()
+                    .orElseThrow();
+            md.append(fmt("\n### (6) Cold test suite: %d small tests, a new query (new encoders) and tester each, one fresh JVM"
+                    + " per engine, wall clock (%d runs each)\n\n", tester.scenarios(), tester.wallMs().length));
+            md.append("| engine | wall median | min - max | in the JVM: main / inputs built / first test done / all done"
+                    + " (median ms after launch) | suite (all done - inputs) | per test | cart / fraud / counts / ttl (ms)"
+                    + " | their first tests (ms) | wall vs TwsTester | suite vs TwsTester | target (FULL) <= 1.0x |\n"
+                    + "|---|---:|---:|---|---:|---:|---|---|---:|---:|---|\n");
+            for (ColdSuiteBench.Case c : coldSuite) {
+                double wallRatio = c.medianWallMs() / tester.medianWallMs();
+                md.append(fmt("| %s | %.0f ms | %.0f - %.0f ms | %.0f / %.0f / %.0f / %.0f | %.0f ms | %.1f ms | %s | %s | %.2fx | %.2fx | %s |%n",
+                        c.label(), c.medianWallMs(), c.minWallMs(), c.maxWallMs(), ColdSuiteBench.Case.median(c.mainMs()),
+                        ColdSuiteBench.Case.median(c.inputsMs()), ColdSuiteBench.Case.median(c.firstMs()),
+                        ColdSuiteBench.Case.median(c.doneMs()), c.medianSuiteMs(), c.meanPerTestMs(),
+                        medians(c.familyMs()), medians(c.firstOfFamilyMs()),
+                        wallRatio, c.medianSuiteMs() / tester.medianSuiteMs(),
+                        c.engine().equals("FULL") ? (wallRatio <= 1.0 ? "yes" : "**no**") : "-"));
+            }
+        }
+
+        /** The medians of each entry, joined with " / ". */
+        private static String medians(Map<String, long[]> values) {
+            StringBuilder joined = new StringBuilder();
+            values.forEach((name, ms) -> joined.append(joined.length() == 0 ? "" : " / ")
+                    .append(fmt("%.0f", ColdSuiteBench.Case.median(ms))));
+            return joined.toString();
         }
 
         private String pct(String name) {

@@ -7,13 +7,26 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.infra.Blackhole;
+
+import dev.twstester.samples.cart.CartAlert;
+import dev.twstester.samples.fraud.FraudAlert;
+import dev.twstester.samples.ttl.SessionClosed;
+
+import scala.Tuple2;
 
 /**
  * The benchmarks still start: every simulator and TwsTester benchmark method once with tiny
- * sizes, the start-up and memory programs in this JVM, without JMH forks or live Spark. The
+ * sizes, the start-up, memory and cold-suite programs in this JVM, without JMH forks or live Spark. The
  * benchmarks themselves are run by {@code exec:exec@bench} (BENCHMARKS.md), never by {@code mvn verify}.
  */
 class BenchSmokeTest {
@@ -84,5 +97,133 @@ class BenchSmokeTest {
         // heap figures of 50 keys are noise; this only shows that both kinds of engine load and measure
         assertThat(MemoryMain.retained("bean", "FAST", "batches", 50)).isGreaterThan(Long.MIN_VALUE);
         assertThat(MemoryMain.retained("long", "TWSTESTER", "state", 50)).isGreaterThan(Long.MIN_VALUE);
+    }
+
+    // ------------------------------------------------------------------ benchmark (6), the cold suite
+
+    private static ColdSuiteScenarios.Scenario<?, ?, ?> scenario(List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite, String name) {
+        return suite.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void coldSuiteHas54SmallTestsEachWithItsOwnEncoders() {
+        List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite = ColdSuiteScenarios.suite(ColdSuiteScenarios.DEFAULT);
+        assertThat(suite).hasSize(54);
+        assertThat(suite.stream().collect(Collectors.groupingBy(s -> s.family().name, Collectors.counting())))
+                .isEqualTo(Map.of("cart", 14L, "fraud", 14L, "counts", 12L, "ttl", 14L));
+        assertThat(suite).allSatisfy(s -> assertThat(s.batches().size()).as(s.name()).isBetween(2, 16));
+        assertThat(suite.stream().map(s -> s.family().clock).distinct())
+                .containsExactlyInAnyOrder(ColdSuiteScenarios.Clock.EVENT_TIME, ColdSuiteScenarios.Clock.PROCESSING_TIME,
+                        ColdSuiteScenarios.Clock.NONE);
+        // a test builds its query, so every test has new bean (and tuple) encoder instances
+        for (String name : List.of("cart-3", "fraud-3", "ttl-3")) {
+            ColdSuiteScenarios.Family<?, ?, ?> f = scenario(suite, name).family();
+            assertThat(f.query().inputEncoder()).as(name).isNotSameAs(f.query().inputEncoder());
+            assertThat(f.query().outputEncoder()).as(name).isNotSameAs(f.query().outputEncoder());
+        }
+        ColdSuiteScenarios.Family<?, ?, ?> counts = scenario(suite, "counts-3").family();
+        assertThat(counts.query().outputEncoder()).isNotSameAs(counts.query().outputEncoder());
+        // Encoders.STRING() is one instance in Spark, whoever calls it
+        assertThat(counts.query().inputEncoder()).isSameAs(counts.query().inputEncoder());
+        // the same seed gives the same rows
+        assertThat(ColdSuiteScenarios.suite(ColdSuiteScenarios.DEFAULT).get(5).batches())
+                .isEqualTo(suite.get(5).batches());
+    }
+
+    @Test
+    void coldSuiteStoriesGiveTheirKnownOutputsOnEveryEngine() {
+        List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite = ColdSuiteScenarios.suite(new ColdSuiteScenarios.Sizes(1, 1, 1, 1, 1, 2));
+        for (String engine : List.of("FULL", "FAST", "TWSTESTER")) {
+            assertThat(ColdSuiteScenarios.run(scenario(suite, "cart-story"), engine)).as(engine)
+                    .containsExactly(new CartAlert("ana", 2, ColdSuiteScenarios.at("10:05")));
+            assertThat(ColdSuiteScenarios.run(scenario(suite, "counts-story"), engine)).as(engine)
+                    .containsExactly(new Tuple2<>("a", 2L), new Tuple2<>("b", 1L), new Tuple2<>("b", 2L));
+        }
+        FraudAlert limit = new FraudAlert("c1", FraudAlert.MERCHANT_LIMIT, List.of("fuel"), 550_00);
+        for (String engine : List.of("FULL", "FAST")) {
+            // MapState iterates in RocksDB's order of the encoded keys
+            assertThat(ColdSuiteScenarios.run(scenario(suite, "fraud-story"), engine)).as(engine).containsExactly(limit,
+                    new FraudAlert("c1", FraudAlert.TOO_MANY_MERCHANTS, List.of("cafe", "fuel", "bookshop", "electronics-outlet"),
+                            765_00));
+            // TTL: home (09:00) has expired when the session closes; the count, updated at 09:15, has not
+            assertThat(ColdSuiteScenarios.run(scenario(suite, "ttl-story"), engine)).as(engine)
+                    .containsExactly(new SessionClosed("u1", 2, List.of("cart"), ColdSuiteScenarios.at("09:35")));
+        }
+        List<Object> fraud = ColdSuiteScenarios.run(scenario(suite, "fraud-story"), "TWSTESTER");
+        assertThat(fraud).hasSize(2).first().isEqualTo(limit);
+        FraudAlert tooMany = (FraudAlert) fraud.get(1);
+        assertThat(tooMany.getMerchants()).containsExactlyInAnyOrder("cafe", "fuel", "bookshop", "electronics-outlet");
+        assertThat(tooMany.getTotalCents()).isEqualTo(765_00);
+        // TwsTester ignores TTL
+        assertThat(ColdSuiteScenarios.run(scenario(suite, "ttl-story"), "TWSTESTER"))
+                .containsExactly(new SessionClosed("u1", 2, List.of("home", "cart"), ColdSuiteScenarios.at("09:35")));
+    }
+
+    @Test
+    void coldSuiteEnginesAgreeOnTheWholeSuite(@TempDir Path dir) {
+        List<ColdSuiteScenarios.Outcome> expected = ColdSuiteBench.expectations(ColdSuiteScenarios.DEFAULT,
+                dir.resolve("expected.txt"));
+        assertThat(expected).hasSize(54);
+        assertThat(expected.stream().mapToInt(ColdSuiteScenarios.Outcome::outputs).sum()).isEqualTo(441);
+        for (String family : ColdSuiteBench.FAMILIES) {
+            assertThat(expected.stream().filter(o -> o.name().startsWith(family + "-")).mapToInt(ColdSuiteScenarios.Outcome::outputs)
+                    .sum()).as(family).isGreaterThan(10);
+        }
+    }
+
+    @Test
+    void coldSuiteProgramChecksItsOutputs(@TempDir Path dir) throws Exception {
+        ColdSuiteScenarios.Sizes tiny = new ColdSuiteScenarios.Sizes(ColdSuiteScenarios.SEED, 3, 3, 2, 3, 6);
+        Path file = dir.resolve("expected.txt");
+        List<ColdSuiteScenarios.Outcome> expected = ColdSuiteBench.expectations(tiny, file);
+        assertThat(Files.readAllLines(file)).hasSize(11).first().asString().startsWith("cart-story 1 ");
+        for (String engine : List.of("FULL", "FAST", "TWSTESTER")) {
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            List<ColdSuiteScenarios.Outcome> got = ColdSuiteMain.run(engine, System.currentTimeMillis(), 0, file, tiny,
+                    new PrintStream(captured, true, StandardCharsets.UTF_8));
+            assertThat(got).as(engine).hasSize(11);
+            assertThat(got.stream().map(ColdSuiteScenarios.Outcome::outputs).toList()).as(engine)
+                    .isEqualTo(expected.stream().map(ColdSuiteScenarios.Outcome::outputs).toList());
+            ChildJvm.Result r = new ChildJvm.Result(0, captured.toString(StandardCharsets.UTF_8), "", 1);
+            assertThat(r.value("COLDSUITE", "scenarios")).isEqualTo(11);
+            assertThat(r.value("COLDSUITE", "outputs"))
+                    .isEqualTo(expected.stream().mapToInt(ColdSuiteScenarios.Outcome::outputs).sum());
+            assertThat(r.value("COLDSUITE", "done")).isGreaterThanOrEqualTo(r.value("COLDSUITE", "first"));
+            assertThat(r.value("COLDSUITE", "cart")).isGreaterThanOrEqualTo(r.value("COLDSUITE", "cart1"));
+        }
+        // one wrong count: the run fails and names the scenario
+        List<String> lines = new ArrayList<>(Files.readAllLines(file));
+        ColdSuiteScenarios.Outcome fraud = ColdSuiteScenarios.Outcome.parse(lines.get(3));
+        assertThat(fraud.name()).isEqualTo("fraud-story");
+        lines.set(3, new ColdSuiteScenarios.Outcome(fraud.name(), fraud.outputs() + 1, fraud.comparable(), fraud.full()).line());
+        Files.write(file, lines);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ColdSuiteMain.run("TWSTESTER", 0, 0, file, tiny,
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("TWSTESTER did not produce the expected outputs of 1 scenario(s):\n  fraud-story: expected 3 outputs");
+    }
+
+    @Test
+    void coldSuiteTableComparesFullWithTwsTester() {
+        List<ColdSuiteBench.Case> cases = new ArrayList<>();
+        int[][] runs = {{4000, 300, 600, 2000, 3600}, {1000, 300, 600, 800, 900}, {1500, 300, 600, 900, 1300}};
+        for (int e = 0; e < 3; e++) {
+            int[] r = runs[e];
+            String out = "COLDSUITE main=" + r[1] + " inputs=" + r[2] + " first=" + r[3] + " done=" + r[4] + " checked=" + r[4]
+                    + " cart=100 fraud=50 counts=10 ttl=20 cart1=90 fraud1=40 counts1=2 ttl1=3 scenarios=54 batches=464"
+                    + " rows=1433 outputs=441\n";
+            String[] engine = ColdSuiteBench.ENGINES.get(e);
+            cases.add(ColdSuiteBench.toCase(engine[0], engine[1], List.of(new ChildJvm.Result(0, out, "", r[0]))));
+        }
+        BenchMain.Report report = new BenchMain.Report();
+        report.coldSuite = cases;
+        StringBuilder md = new StringBuilder();
+        report.coldSuite(md);
+        assertThat(md.toString())
+                .contains("### (6) Cold test suite: 54 small tests")
+                .contains("| twstester simulator FULL (default) | 4000 ms | 4000 - 4000 ms | 300 / 600 / 2000 / 3600 | 3000 ms"
+                        + " | 55.6 ms | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 4.00x | 10.00x | **no** |")
+                .contains("| Spark's TwsTester | 1000 ms | 1000 - 1000 ms | 300 / 600 / 800 / 900 | 300 ms | 5.6 ms"
+                        + " | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 1.00x | 1.00x | - |");
     }
 }
