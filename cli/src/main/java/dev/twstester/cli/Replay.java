@@ -77,7 +77,7 @@ final class Replay<K, I, O> {
         progress.println("twstester: replaying " + plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files")
                 + " with " + queryName + " on the simulator");
         progress.flush();
-        TwsSimulator<K, I, O> sim = startSimulator();
+        TwsSimulator<K, I, O> sim = startSimulator(keepRun);
         report.start(queryName, plan);
         Map<Long, BatchCause> causes = new HashMap<>();
         Totals totals = new Totals();
@@ -102,9 +102,6 @@ final class Replay<K, I, O> {
                 StateSnapshot<K> state = settings.showState() && i == batches.size() - 1
                         ? StateSnapshot.of(sim.state()) : null;
                 report.batch(b, cause, state);
-            }
-            if (!keepRun) {
-                SimulatorHistory.forget(sim);
             }
         }
         report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys());
@@ -153,8 +150,8 @@ final class Replay<K, I, O> {
         }
     }
 
-    private TwsSimulator<K, I, O> startSimulator() {
-        TwsSimulator.Builder<K, I, O> builder = TwsSimulator.builder(query);
+    private TwsSimulator<K, I, O> startSimulator(boolean keepHistory) {
+        TwsSimulator.Builder<K, I, O> builder = TwsSimulator.builder(query).keepHistory(keepHistory);
         if (settings.checkRetries()) {
             builder.checkRetries();
         }

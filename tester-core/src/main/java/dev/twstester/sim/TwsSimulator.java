@@ -4,8 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+
+import org.apache.spark.sql.Encoder;
 
 import org.apache.spark.sql.streaming.TimeMode;
 
@@ -13,6 +17,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.RowCodec;
 
 /**
  * Runs a {@link TwsQuery} in memory, micro-batch by micro-batch, as Spark 4.2.0's
@@ -44,6 +49,12 @@ import dev.twstester.TwsQuery;
  * <h2>State</h2>
  * {@link #state()} reads and writes state and timers of any key between batches.
  *
+ * <h2>Encoders</h2>
+ * Values go through the query's and the state variables' Spark encoders. Beans, tuples, primitives
+ * and boxes, strings, {@code byte[]}, dates and times, decimals, enums, arrays, lists and maps are
+ * encoded natively (Spark's exact bytes, no Catalyst start-up); other encoders run through Spark's
+ * own encoder. {@link #encoderPaths()} says which path each encoder took.
+ *
  * <h2>Faults</h2>
  * {@link #restart()} restarts from the checkpoint, {@link #snapshot()} and {@link #restore} keep
  * one, {@link #builder} adds {@code checkRetries()} (every batch run twice, as a retried task) and
@@ -72,8 +83,12 @@ public final class TwsSimulator<K, I, O> {
         this(builder(query).fidelity(fidelity));
     }
 
+    /** False when built with {@code keepHistory(false)}: batches are returned, not kept. */
+    private final boolean keepHistory;
+
     private TwsSimulator(Builder<K, I, O> b) {
         this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode);
+        this.keepHistory = b.keepHistory;
     }
 
     /**
@@ -97,6 +112,7 @@ public final class TwsSimulator<K, I, O> {
         private Fidelity fidelity = Fidelity.FULL;
         private boolean checkRetries;
         private boolean realTimeMode;
+        private boolean keepHistory = true;
 
         private Builder(TwsQuery<K, I, O> query) {
             this.query = query;
@@ -126,6 +142,16 @@ public final class TwsSimulator<K, I, O> {
          */
         public Builder<K, I, O> realTimeMode() {
             this.realTimeMode = true;
+            return this;
+        }
+
+        /**
+         * Whether {@link TwsSimulator#history()} keeps every batch (the default). A long replay keeps
+         * memory bounded by the state and one batch with {@code keepHistory(false)}: each call still
+         * returns its batches, and {@code history()} is then always empty.
+         */
+        public Builder<K, I, O> keepHistory(boolean keep) {
+            this.keepHistory = keep;
             return this;
         }
 
@@ -318,9 +344,46 @@ public final class TwsSimulator<K, I, O> {
         return engine.nextBatchId;
     }
 
-    /** Every batch run so far. */
+    /** Every batch run so far (none when built with {@code keepHistory(false)}). */
     public RunResult<K, I, O> history() {
         return new RunResult<>(history);
+    }
+
+    /**
+     * How each encoder runs: {@code "native"} (twstester writes Spark's bytes itself) or
+     * {@code "Catalyst (Spark's encoder): "} and the part of the encoder the native path does not
+     * cover, which costs Catalyst's start-up (seconds in a fresh JVM) the first time. Keys, in order:
+     * {@code "key"}, {@code "input"}, {@code "output"}, {@code "initial state"} (when the query has
+     * one), then per state variable obtained so far {@code "state NAME"} (value and list state) or
+     * {@code "state NAME key"} and {@code "state NAME value"} (map state).
+     * <pre>{@code
+     * sim.encoderPaths().forEach((what, path) -> System.out.println(what + ": " + path));
+     * }</pre>
+     */
+    public Map<String, String> encoderPaths() {
+        Map<String, String> paths = new LinkedHashMap<>();
+        TwsQuery<K, I, O> query = engine.query;
+        paths.put("key", path(query.keyEncoder()));
+        paths.put("input", path(query.inputEncoder()));
+        paths.put("output", path(query.outputEncoder()));
+        query.initialState().ifPresent(initial -> paths.put("initial state", path(initial.encoder())));
+        engine.store.variables().forEach((name, variable) -> {
+            Encoder<?>[] encoders = variable.encoders;
+            if (encoders == null) {
+                return;
+            }
+            if (encoders.length == 1) {
+                paths.put("state " + name, path(encoders[0]));
+            } else {
+                paths.put("state " + name + " key", path(encoders[0]));
+                paths.put("state " + name + " value", path(encoders[1]));
+            }
+        });
+        return paths;
+    }
+
+    private static String path(Encoder<?> encoder) {
+        return RowCodec.of(encoder).path();
     }
 
     /** Reads and writes state and timers between batches. */
@@ -352,7 +415,9 @@ public final class TwsSimulator<K, I, O> {
     }
 
     private BatchResult<K, I, O> record(BatchResult<K, I, O> result) {
-        history.add(result);
+        if (keepHistory) {
+            history.add(result);
+        }
         return result;
     }
 }

@@ -48,6 +48,42 @@ class SimulatorApiTest {
     }
 
     @Test
+    void keep_history_false_returns_each_batch_but_keeps_none() {
+        TwsSimulator<String, String, String> sim = TwsSimulator.builder(TwsQuery.builder(ExperimentProcessor::new)
+                        .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
+                        .input(Encoders.STRING())
+                        .output(Encoders.STRING())
+                        .timeMode(TimeMode.None())
+                        .build())
+                .keepHistory(false)
+                .build();
+        RunResult<String, String, String> first = sim.runBatch("a,x");
+        RunResult<String, String, String> second = sim.runBatch("a,y");
+        assertThat(first.batches()).extracting(BatchResult::batchId).containsExactly(0L);
+        assertThat(second.batches()).extracting(BatchResult::batchId).containsExactly(1L);
+        assertThat(sim.history().batches()).isEmpty();
+        assertThat(sim.nextBatchId()).isEqualTo(2);
+    }
+
+    @Test
+    void encoder_paths_name_each_encoder_and_why_one_is_not_native() {
+        TwsSimulator<String, Event, OutEvent> sim = eventTime(TimeMode.EventTime());
+        assertThat(sim.encoderPaths()).containsExactly(
+                Map.entry("key", "native"), Map.entry("input", "native"), Map.entry("output", "native"));
+        Map<String, String> state = experiment(TimeMode.ProcessingTime()).encoderPaths();
+        assertThat(state).containsEntry("state count", "native").containsEntry("state lst", "native")
+                .containsEntry("state smap key", "native").containsEntry("state smap value", "native")
+                .containsEntry("state tm1 value", "native");
+
+        TwsSimulator<String, String, String> kryo = new TwsSimulator<>(TwsQuery.builder(ExperimentProcessor::new)
+                .keyBy(s -> s, Encoders.STRING())
+                .input(Encoders.STRING())
+                .output(Encoders.kryo(String.class))
+                .build());
+        assertThat(kryo.encoderPaths().get("output")).startsWith("Catalyst (Spark's encoder): ");
+    }
+
+    @Test
     void runs_without_any_spark_session() {
         TwsSimulator<String, String, String> sim = experiment(TimeMode.ProcessingTime());
         sim.runBatch("a,x");
