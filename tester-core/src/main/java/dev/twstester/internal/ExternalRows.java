@@ -382,7 +382,7 @@ public final class ExternalRows {
             }
             if (type instanceof TimestampType) {
                 if (value instanceof java.sql.Timestamp || value instanceof java.time.Instant) {
-                    return TIME.anyToMicros(value);
+                    return SparkTimes.anyToMicros(value);
                 }
                 throw invalidType(value);
             }
@@ -764,7 +764,7 @@ public final class ExternalRows {
         } else if (type instanceof DateType) {
             return TIME.toJavaDate(data.getInt(i));
         } else if (type instanceof TimestampType) {
-            return TIME.toJavaTimestamp(data.getLong(i));
+            return SparkTimes.toJavaTimestamp(data.getLong(i));
         } else if (type instanceof TimestampNTZType) {
             return TIME.microsToLocalDateTime(data.getLong(i));
         } else if (type instanceof DayTimeIntervalType) {

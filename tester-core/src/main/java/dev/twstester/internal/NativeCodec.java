@@ -291,7 +291,7 @@ final class NativeCodec<T> extends RowCodec<T> {
                 case DOUBLE -> w.write(i, ((Double) v).doubleValue());
                 case STRING -> w.write(i, UTF8String.fromString((String) v));
                 case BINARY -> w.write(i, (byte[]) v);
-                case TIMESTAMP -> w.write(i, DTU.fromJavaTimestamp((Timestamp) v));
+                case TIMESTAMP -> w.write(i, SparkTimes.fromJavaTimestamp((Timestamp) v));
                 case INSTANT -> w.write(i, DTU.instantToMicros((Instant) v));
                 case DATE -> w.write(i, DTU.fromJavaDate((Date) v));
                 case LOCAL_DATE -> w.write(i, DTU.localDateToDays((LocalDate) v));
@@ -322,7 +322,7 @@ final class NativeCodec<T> extends RowCodec<T> {
                 case DOUBLE -> d.getDouble(i);
                 case STRING -> d.getUTF8String(i).toString();
                 case BINARY -> d.getBinary(i);
-                case TIMESTAMP -> DTU.toJavaTimestamp(d.getLong(i));
+                case TIMESTAMP -> SparkTimes.toJavaTimestamp(d.getLong(i));
                 case INSTANT -> DTU.microsToInstant(d.getLong(i));
                 case DATE -> DTU.toJavaDate(d.getInt(i));
                 case LOCAL_DATE -> DTU.daysToLocalDate(d.getInt(i));

@@ -84,7 +84,7 @@ final class EventTimeColumn<I> {
             return null;
         }
         if (value instanceof Timestamp t) {
-            return SparkDateTimeUtils$.MODULE$.fromJavaTimestamp(t);
+            return dev.twstester.internal.SparkTimes.fromJavaTimestamp(t);
         }
         if (value instanceof Instant i) {
             return SparkDateTimeUtils$.MODULE$.instantToMicros(i);
