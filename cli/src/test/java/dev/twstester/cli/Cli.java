@@ -68,4 +68,29 @@ final class Cli {
         }
         return target;
     }
+
+    /**
+     * Compiles, into {@code dir/classes}, a class {@code pkg.Carts} whose static method {@code method}
+     * returns the cart sample's query, and returns that class folder (a folder not on the test classpath).
+     */
+    static Path compileCartsQuery(Path dir, String pkg, String method) throws IOException {
+        Path src = Files.createDirectories(dir.resolve("src/" + pkg));
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        Files.writeString(src.resolve("Carts.java"), "package " + pkg + ";\n"
+                + "public class Carts {\n"
+                + "    public static dev.twstester.TwsQuery<String, ?, ?> " + method + "() {\n"
+                + "        return dev.twstester.samples.cart.CartWatch.query();\n"
+                + "    }\n"
+                + "}\n");
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        StringWriter log = new StringWriter();
+        boolean compiled = javac.getTask(new PrintWriter(log), null, null,
+                java.util.List.of("-d", classes.toString(), "-classpath", System.getProperty("java.class.path")), null,
+                javac.getStandardFileManager(null, null, null).getJavaFileObjects(src.resolve("Carts.java").toFile()))
+                .call();
+        if (!compiled) {
+            throw new AssertionError("could not compile " + pkg + ".Carts: " + log);
+        }
+        return classes;
+    }
 }

@@ -3,14 +3,8 @@ package dev.twstester.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,23 +18,7 @@ class LauncherClasspathTest {
     @Test
     void aQueryInTheLaunchersClassFolderIsFoundAndTheFolderIsNamedWhenAClassIsNot(@TempDir Path dir)
             throws IOException {
-        Path src = Files.createDirectories(dir.resolve("src/launched"));
-        Path classes = Files.createDirectories(dir.resolve("classes"));
-        Files.writeString(src.resolve("Carts.java"), """
-                package launched;
-                public class Carts {
-                    public static dev.twstester.TwsQuery<String, ?, ?> query() {
-                        return dev.twstester.samples.cart.CartWatch.query();
-                    }
-                }
-                """);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        StringWriter log = new StringWriter();
-        boolean compiled = javac.getTask(new PrintWriter(log), null, null,
-                List.of("-d", classes.toString(), "-classpath", System.getProperty("java.class.path")), null,
-                javac.getStandardFileManager(null, null, null).getJavaFileObjects(src.resolve("Carts.java").toFile()))
-                .call();
-        assertThat(compiled).as(log.toString()).isTrue();
+        Path classes = Cli.compileCartsQuery(dir, "launched", "query");
 
         Cli.Result before = Cli.run("replay", Cli.resource("cart").toString(), "--query", "launched.Carts");
         assertThat(before.exitCode()).as(before.toString()).isEqualTo(ExitCodes.USAGE);

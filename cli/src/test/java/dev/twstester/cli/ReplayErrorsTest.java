@@ -8,10 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,23 +111,7 @@ class ReplayErrorsTest {
     @Test
     void aQueryOnlyInAnExtraClasspathFolderIsFound(@TempDir Path dir) throws IOException {
         // GIVEN a class compiled into a folder that is not on the test classpath
-        Path src = Files.createDirectories(dir.resolve("src/extra"));
-        Path classes = Files.createDirectories(dir.resolve("classes"));
-        Files.writeString(src.resolve("Carts.java"), """
-                package extra;
-                public class Carts {
-                    public static dev.twstester.TwsQuery<String, ?, ?> story() {
-                        return dev.twstester.samples.cart.CartWatch.query();
-                    }
-                }
-                """);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        StringWriter log = new StringWriter();
-        boolean compiled = javac.getTask(new PrintWriter(log), null, null,
-                List.of("-d", classes.toString(), "-classpath", System.getProperty("java.class.path")), null,
-                javac.getStandardFileManager(null, null, null).getJavaFileObjects(src.resolve("Carts.java").toFile()))
-                .call();
-        assertThat(compiled).as(log.toString()).isTrue();
+        Path classes = Cli.compileCartsQuery(dir, "extra", "story");
 
         // WHEN --classpath names the folder THEN the query is found there
         Cli.Result r = Cli.run("replay", Cli.resource("cart").toString(), "--query", "extra.Carts#story",
