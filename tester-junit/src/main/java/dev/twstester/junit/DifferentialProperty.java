@@ -42,7 +42,8 @@ import dev.twstester.spark.LiveRunner;
  *                             .timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofMinutes(10)),
  *                     (key, ms, variant) -> variant == 0 ? CartEvent.add(key, "item", Instant.ofEpochMilli(ms))
  *                                                        : CartEvent.checkout(key, Instant.ofEpochMilli(ms)))
- *             .dynamicTests();   // 25 tries, or -Dtwstester.tries=N; -Dtwstester.seed=S reruns one
+ *             .dynamicTests();   // 25 tries, or -Dtwstester.tries=N; -Dtwstester.seed=S reruns one,
+ *                                // -Dtwstester.baseSeed=B repeats a whole run
  * }
  * }</pre>
  *
@@ -58,6 +59,11 @@ import dev.twstester.spark.LiveRunner;
 public final class DifferentialProperty<K, I, O> {
     /** Where failing scenarios are saved unless {@link #saveFailuresTo} says otherwise. */
     public static final Path DEFAULT_FAILURE_DIR = Path.of("target", "twstester-failures");
+    /**
+     * System property: the base seed the tries' seeds derive from (default: a random one, printed),
+     * so a whole run of tries can be repeated, e.g. to time it or to compare two builds.
+     */
+    public static final String BASE_SEED_PROPERTY = "twstester.baseSeed";
 
     private final TwsQuery<K, I, O> query;
     private final ScenarioGenerator generator;
@@ -136,12 +142,22 @@ public final class DifferentialProperty<K, I, O> {
         if (fixed != null && !fixed.isBlank()) {
             seeds = List.of(Long.parseLong(fixed.trim()));
         } else {
-            long base = new SplittableRandom().nextLong();
+            String fixedBase = System.getProperty(BASE_SEED_PROPERTY);
+            long base = fixedBase != null && !fixedBase.isBlank() ? parseSeed(fixedBase)
+                    : new SplittableRandom().nextLong();
             int n = tries != null ? tries : Integer.getInteger(Property.TRIES_PROPERTY, Property.DEFAULT_TRIES);
             System.out.println("twstester property: base seed " + base + ", " + n + " tries");
             seeds = Property.trySeeds(base, n);
         }
         return seeds.stream().map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> assertAgreement(seed)));
+    }
+
+    private static long parseSeed(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + BASE_SEED_PROPERTY + "=" + value + " is not a whole number", e);
+        }
     }
 
     /** Runs one try from {@code seed}; on a difference shrinks it, saves it and throws {@link AssertionError}. */
