@@ -158,6 +158,8 @@ public final class LiveRunner<K, I, O> {
         } finally {
             TimerRecorder.close(runId);
             deleteRecursively(checkpoint);
+            // the state store's background maintenance may still write a snapshot there
+            LiveSpark.deleteWhenStopped(checkpoint);
         }
     }
 
@@ -236,7 +238,7 @@ public final class LiveRunner<K, I, O> {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

@@ -45,6 +45,8 @@ public final class LiveSpark {
 
     private static SparkSession session;
     private static SparkSession defaults;
+    /** Deleted checkpoints that maintenance may have written to again since; deleted again on {@link #stop()}. */
+    private static final java.util.Set<Path> LEFT_OVER = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private LiveSpark() {}
 
@@ -104,6 +106,21 @@ public final class LiveSpark {
             session = null;
             defaults = null;
         }
+        for (Path dir : LEFT_OVER) {
+            if (Files.exists(dir)) {
+                LiveRunner.deleteRecursively(dir);
+            }
+        }
+        LEFT_OVER.clear();
+    }
+
+    /**
+     * {@code dir}, a run's checkpoint already deleted, is deleted again when the session stops:
+     * with changelog checkpointing the state store's background maintenance uploads snapshots
+     * (a few KB) into checkpoints of stopped queries.
+     */
+    static void deleteWhenStopped(Path dir) {
+        LEFT_OVER.add(dir);
     }
 
     /**
