@@ -26,6 +26,8 @@ import dev.twstester.samples.ttl.TtlSessions;
  * {@code target/twstester-failures}; {@code -Dtwstester.seed=S} reruns one. The scenarios restart
  * the query from its checkpoint now and then ({@link #RESTARTS} per gap between steps), and
  * {@code cart_watch} (1 or 2) and {@code running_count} (1 to 3) vary the shuffle partitions per try.
+ * Tries run {@code LiveRunner.defaultConcurrency()} at a time ({@code -Dtwstester.live.concurrency=N});
+ * {@code -Dtwstester.baseSeed=B} repeats a whole run of tries.
  */
 @Tag("live")
 class GeneratedScenariosTest {

@@ -56,6 +56,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private StreamingQuery streamingQuery;
     private long lastBatchWatermarkMs;
 
+    /** {@code spark} is this run's own session, with the query's shuffle partitions set ({@link LiveSpark#forRun}). */
     LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint, String runId) {
         this.query = query;
         this.spark = spark;
@@ -66,7 +67,6 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         this.inputCodec = RowCodec.of(query.inputEncoder());
         this.outputCodec = RowCodec.of(query.outputEncoder());
         this.eventTimeIndex = query.eventTimeColumn().map(inputCodec::fieldIndex).orElse(-1);
-        spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(query.shufflePartitions()));
         this.stream = SparkStreaming.memoryStream(query.inputEncoder(), spark);
         try {
             start();
@@ -197,7 +197,8 @@ final class LiveRun<K, I, O> implements AutoCloseable {
 
     private void awaitWaitingAt(long timeMs) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!clock.isStreamWaitingAt(timeMs)) {
+        // woken when the stream waits on the clock; every 20 ms checks that the query still runs
+        while (!clock.awaitStreamWaitingAt(timeMs, 20)) {
             if (!streamingQuery.isActive()) {
                 streamingQuery.awaitTermination();
                 throw new IllegalStateException("the streaming query stopped");
@@ -206,7 +207,6 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 throw new IllegalStateException("no batch finished at processing time " + Instant.ofEpochMilli(timeMs)
                         + " within " + timeout + "; raise LiveRunner.stepTimeout(...)");
             }
-            Thread.sleep(5);
         }
     }
 

@@ -4,10 +4,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import org.apache.spark.sql.SparkSession;
@@ -42,13 +49,29 @@ import dev.twstester.TwsQuery;
  * used as given. Each batch's {@link dev.twstester.BatchResult#metrics() metrics} are read from
  * the operator's progress.
  *
+ * <p>Every run has its own copy of the session's settings ({@code spark.sql.shuffle.partitions}
+ * among them), clock, source, sink and checkpoint, so independent scenarios can run at the same
+ * time in one SparkSession: {@link #runAll(List)} runs {@link #defaultConcurrency()} at a time.
+ * The shared session's {@link LiveSpark#FAST_SETTINGS} and a memory-backed checkpoint folder make
+ * each run quicker without changing its result.
+ *
  * @param <K> grouping key type
  * @param <I> input row type
  * @param <O> output row type
  */
 public final class LiveRunner<K, I, O> {
+    /** System property: how many scenarios {@link #runAll(List)} runs at once (default {@value #DEFAULT_CONCURRENCY}). */
+    public static final String CONCURRENCY_PROPERTY = "twstester.live.concurrency";
+    /**
+     * Scenarios run at once when {@value #CONCURRENCY_PROPERTY} is not set. A live batch spends
+     * much of its time waiting (task scheduling, file writes, the trigger), so on 2 cores two
+     * queries at a time get through more scenarios per minute than one.
+     */
+    public static final int DEFAULT_CONCURRENCY = 2;
+
     private TwsQuery<K, I, O> query;
     private SparkSession session;
+    private Path checkpointRoot;
     private Duration stepTimeout = Duration.ofSeconds(120);
 
     private LiveRunner(TwsQuery<K, I, O> query) {
@@ -60,7 +83,12 @@ public final class LiveRunner<K, I, O> {
         return new LiveRunner<>(query);
     }
 
-    /** Runs on {@code session} instead of the shared one; it must use the RocksDB state store provider. */
+    /**
+     * Runs on {@code session} instead of the shared one; it must use the RocksDB state store
+     * provider. Each run starts its query on a copy of the session made at the start of the run
+     * (its settings then, with the query's shuffle partitions), so listeners registered on
+     * {@code session.streams()} do not see the runs' queries.
+     */
     public LiveRunner<K, I, O> session(SparkSession session) {
         this.session = Objects.requireNonNull(session, "session must not be null");
         return this;
@@ -75,6 +103,37 @@ public final class LiveRunner<K, I, O> {
         return this;
     }
 
+    /**
+     * The folder each run's checkpoint is created in (and deleted from afterwards). Default:
+     * {@code /dev/shm} when it is a writable folder (memory-backed, so checkpoint writes cost no
+     * disk I/O), else {@code java.io.tmpdir}.
+     */
+    public LiveRunner<K, I, O> checkpointRoot(Path folder) {
+        this.checkpointRoot = Objects.requireNonNull(folder, "folder must not be null");
+        return this;
+    }
+
+    /**
+     * Scenarios {@link #runAll(List)} runs at once: {@code -D}{@value #CONCURRENCY_PROPERTY}, else
+     * {@value #DEFAULT_CONCURRENCY}.
+     */
+    public static int defaultConcurrency() {
+        String value = System.getProperty(CONCURRENCY_PROPERTY);
+        if (value == null || value.isBlank()) {
+            return DEFAULT_CONCURRENCY;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("-D" + CONCURRENCY_PROPERTY + "=" + value
+                + " must be a whole number of scenarios to run at once, at least 1");
+    }
+
     /** How long one step may take before the run fails (default 120 s). */
     public LiveRunner<K, I, O> stepTimeout(Duration timeout) {
         this.stepTimeout = Objects.requireNonNull(timeout, "timeout must not be null");
@@ -87,9 +146,9 @@ public final class LiveRunner<K, I, O> {
      */
     public RunResult<K, I, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
-        SparkSession spark = session != null ? session : LiveSpark.session();
+        SparkSession spark = LiveSpark.forRun(session != null ? session : LiveSpark.session(), query.shufflePartitions());
         String runId = UUID.randomUUID().toString();
-        Path checkpoint = tempDir();
+        Path checkpoint = tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
         TimerRecorder.open(runId);
         try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, stepTimeout, checkpoint, runId)) {
             for (Scenario.Step<I> step : scenario.steps()) {
@@ -99,18 +158,87 @@ public final class LiveRunner<K, I, O> {
         } finally {
             TimerRecorder.close(runId);
             deleteRecursively(checkpoint);
+            // the state store's background maintenance may still write a snapshot there
+            LiveSpark.deleteWhenStopped(checkpoint);
         }
     }
 
-    private static Path tempDir() {
+    /**
+     * Runs every scenario, each on its own streaming query, {@link #defaultConcurrency()} at a time,
+     * and returns their results in the order given.
+     *
+     * @throws LiveRunException the first scenario in list order that failed (after every run has ended)
+     */
+    public List<RunResult<K, I, O>> runAll(List<Scenario<I>> scenarios) {
+        return runAll(scenarios, defaultConcurrency());
+    }
+
+    /**
+     * As {@link #runAll(List)}, {@code concurrency} runs at a time (1: one after the other, in
+     * list order, on the calling thread).
+     */
+    public List<RunResult<K, I, O>> runAll(List<Scenario<I>> scenarios, int concurrency) {
+        Objects.requireNonNull(scenarios, "scenarios must not be null");
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("runAll(..., " + concurrency + "): concurrency must be at least 1");
+        }
+        List<RunResult<K, I, O>> results = new ArrayList<>(scenarios.size());
+        if (concurrency == 1 || scenarios.size() <= 1) {
+            for (Scenario<I> s : scenarios) {
+                results.add(run(s));
+            }
+            return results;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(concurrency, scenarios.size()), threads("twstester-live-"));
         try {
-            return Files.createTempDirectory("twstester-checkpoint-");
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create a checkpoint directory: " + e, e);
+            List<Future<RunResult<K, I, O>>> futures = new ArrayList<>(scenarios.size());
+            for (Scenario<I> s : scenarios) {
+                Objects.requireNonNull(s, "scenarios must not contain null");
+                futures.add(pool.submit(() -> run(s)));
+            }
+            RuntimeException first = null;
+            for (Future<RunResult<K, I, O>> f : futures) {
+                try {
+                    results.add(f.get());
+                } catch (ExecutionException e) {
+                    if (first == null) {
+                        first = e.getCause() instanceof RuntimeException re ? re
+                                : new IllegalStateException("a live run failed: " + e.getCause(), e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for live runs", e);
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    /** Daemon threads named {@code prefix + n}, so a pool never keeps the JVM alive. */
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static Path tempDir(Path root) {
+        try {
+            return Files.createTempDirectory(root, "twstester-checkpoint-");
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create a checkpoint directory in " + root + ": " + e
+                    + "; choose another folder with LiveRunner.checkpointRoot(...)", e);
+        }
+    }
+
+    static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

@@ -1,11 +1,17 @@
 package dev.twstester.spark;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import org.apache.spark.sql.SparkSession;
 
 /**
  * The one SparkSession of this JVM that live runs share: local by default, RocksDB state store
- * (transformWithState needs it), UTC session time zone, no UI. Created on first use and stopped
- * when the JVM exits.
+ * (transformWithState needs it), UTC session time zone, no UI, and the {@link #FAST_SETTINGS}.
+ * Created on first use and stopped when the JVM exits. Each live run gets its own clone of the
+ * session (so concurrent runs can differ in {@code spark.sql.shuffle.partitions}).
  *
  * <pre>{@code
  * SparkSession spark = LiveSpark.session();   // local[2] unless -Dtwstester.spark.master=... is set
@@ -16,11 +22,44 @@ public final class LiveSpark {
     public static final String MASTER_PROPERTY = "twstester.spark.master";
     static final String ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
 
+    /**
+     * Session settings that make a live run quicker without changing what it computes (a test runs
+     * generated scenarios with and without them and requires identical results):
+     * <ul>
+     * <li>{@code spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled=true}: a
+     * commit writes the batch's changes as a changelog file instead of a RocksDB checkpoint of
+     * the whole store (folder, hard links, file uploads, zip); snapshots are left to the
+     * background maintenance. Production RocksDB users turn it on for the same reason.</li>
+     * <li>{@code spark.sql.leafNodeDefaultParallelism=1}: the memory source's few rows are read
+     * by one task instead of one per core; the shuffle to {@code spark.sql.shuffle.partitions}
+     * after it is unchanged.</li>
+     * <li>{@code fs.file.impl} = a local file system that sets permissions through
+     * {@code java.nio} instead of forking {@code chmod} for every checkpoint file and folder
+     * (Hadoop does so without its native library), with the file system cache off for these
+     * sessions only ({@code fs.file.impl.disable.cache}).</li>
+     * </ul>
+     * Checkpoints also go to a memory-backed folder ({@code /dev/shm}) when there is one
+     * ({@link LiveRunner#checkpointRoot}). {@link #sparkDefaultsSession()} has none of these.
+     */
+    public static final Map<String, String> FAST_SETTINGS = fastSettings();
+
     private static SparkSession session;
+    private static SparkSession defaults;
+    /** Deleted checkpoints that maintenance may have written to again since; deleted again on {@link #stop()}. */
+    private static final java.util.Set<Path> LEFT_OVER = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private LiveSpark() {}
 
-    /** The shared session, created on first call. */
+    private static Map<String, String> fastSettings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled", "true");
+        s.put("spark.sql.leafNodeDefaultParallelism", "1");
+        s.put("fs.file.impl", NoForkLocalFileSystem.class.getName());
+        s.put("fs.file.impl.disable.cache", "true");
+        return Map.copyOf(s);
+    }
+
+    /** The shared session, created on first call, with the {@link #FAST_SETTINGS}. */
     public static synchronized SparkSession session() {
         if (session == null) {
             session = SparkSession.builder()
@@ -39,9 +78,25 @@ public final class LiveSpark {
                     .config("spark.sql.artifact.isolation.enabled", "false")
                     .getOrCreate();
             session.sparkContext().setLogLevel("ERROR");
+            // session settings, not the context's: sparkDefaultsSession() runs without them
+            FAST_SETTINGS.forEach(session.conf()::set);
             Runtime.getRuntime().addShutdownHook(new Thread(LiveSpark::stop, "twstester-spark-stop"));
         }
         return session;
+    }
+
+    /**
+     * A session on the shared session's Spark context with Spark's defaults for everything the
+     * {@link #FAST_SETTINGS} tune (the context's settings above stay: local master, RocksDB,
+     * UTC, ...), for checking that those settings change no result:
+     * {@code LiveRunner.of(query).session(LiveSpark.sparkDefaultsSession())}.
+     */
+    public static synchronized SparkSession sparkDefaultsSession() {
+        SparkSession shared = session();
+        if (defaults == null) {
+            defaults = shared.newSession();
+        }
+        return defaults;
     }
 
     /** Stops the shared session (the next {@link #session()} call starts a new one). */
@@ -49,6 +104,41 @@ public final class LiveSpark {
         if (session != null) {
             session.stop();
             session = null;
+            defaults = null;
         }
+        for (Path dir : LEFT_OVER) {
+            if (Files.exists(dir)) {
+                LiveRunner.deleteRecursively(dir);
+            }
+        }
+        LEFT_OVER.clear();
+    }
+
+    /**
+     * {@code dir}, a run's checkpoint already deleted, is deleted again when the session stops:
+     * with changelog checkpointing the state store's background maintenance uploads snapshots
+     * (a few KB) into checkpoints of stopped queries.
+     */
+    static void deleteWhenStopped(Path dir) {
+        LEFT_OVER.add(dir);
+    }
+
+    /**
+     * A copy of {@code base} (its settings, not its streaming queries or listeners) with
+     * {@code spark.sql.shuffle.partitions} set for one run, so concurrent runs do not share it.
+     */
+    static SparkSession forRun(SparkSession base, int shufflePartitions) {
+        SparkSession run = ((org.apache.spark.sql.classic.SparkSession) base).cloneSession();
+        run.conf().set("spark.sql.shuffle.partitions", String.valueOf(shufflePartitions));
+        return run;
+    }
+
+    /** {@code /dev/shm} when it is a writable folder (memory-backed on Linux), else the JVM's temp folder. */
+    static Path defaultCheckpointRoot() {
+        Path shm = Path.of("/dev/shm");
+        if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+            return shm;
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 }

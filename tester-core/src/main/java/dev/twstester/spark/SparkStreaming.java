@@ -70,6 +70,7 @@ final class SparkStreaming {
         public long waitTillTime(long targetTime) {
             synchronized (this) {
                 waitingSince = getTimeMillis();
+                notifyAll();
             }
             try {
                 return super.waitTillTime(targetTime);
@@ -83,6 +84,22 @@ final class SparkStreaming {
         boolean isStreamWaitingAt(long timeMs) {
             Long w = waitingSince;
             return w != null && w == timeMs;
+        }
+
+        /**
+         * Waits until the stream waits on this clock at {@code timeMs}, or at most {@code maxMs};
+         * woken as soon as the stream starts waiting, instead of polling.
+         */
+        synchronized boolean awaitStreamWaitingAt(long timeMs, long maxMs) throws InterruptedException {
+            long deadline = System.nanoTime() + maxMs * 1_000_000L;
+            while (!isStreamWaitingAt(timeMs)) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) {
+                    return false;
+                }
+                wait(left);
+            }
+            return true;
         }
     }
 }

@@ -4,10 +4,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
@@ -42,7 +50,8 @@ import dev.twstester.spark.LiveRunner;
  *                             .timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofMinutes(10)),
  *                     (key, ms, variant) -> variant == 0 ? CartEvent.add(key, "item", Instant.ofEpochMilli(ms))
  *                                                        : CartEvent.checkout(key, Instant.ofEpochMilli(ms)))
- *             .dynamicTests();   // 25 tries, or -Dtwstester.tries=N; -Dtwstester.seed=S reruns one
+ *             .dynamicTests();   // 25 tries, or -Dtwstester.tries=N; -Dtwstester.seed=S reruns one,
+ *                                // -Dtwstester.baseSeed=B repeats a whole run
  * }
  * }</pre>
  *
@@ -51,6 +60,10 @@ import dev.twstester.spark.LiveRunner;
  * Restarts from the checkpoint come from the generator ({@code ScenarioGenerator.restartChance});
  * {@link #shufflePartitions(int, int)} also varies {@code spark.sql.shuffle.partitions} per try.
  *
+ * <p>Tries are independent, so {@link #concurrency(int)} of them run at once (default
+ * {@link LiveRunner#defaultConcurrency()}, {@code -Dtwstester.live.concurrency=N}), each with its
+ * own simulator and streaming query in the shared SparkSession; JUnit still reports them in seed order.
+ *
  * @param <K> grouping key type
  * @param <I> input row type
  * @param <O> output row type
@@ -58,6 +71,11 @@ import dev.twstester.spark.LiveRunner;
 public final class DifferentialProperty<K, I, O> {
     /** Where failing scenarios are saved unless {@link #saveFailuresTo} says otherwise. */
     public static final Path DEFAULT_FAILURE_DIR = Path.of("target", "twstester-failures");
+    /**
+     * System property: the base seed the tries' seeds derive from (default: a random one, printed),
+     * so a whole run of tries can be repeated, e.g. to time it or to compare two builds.
+     */
+    public static final String BASE_SEED_PROPERTY = "twstester.baseSeed";
 
     private final TwsQuery<K, I, O> query;
     private final ScenarioGenerator generator;
@@ -68,10 +86,14 @@ public final class DifferentialProperty<K, I, O> {
     private final Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators;
     /** {@code {min, max}} shuffle partitions per try, or null for the query's own. */
     private final int[] partitions;
+    /** Tries at once, or null for {@link LiveRunner#defaultConcurrency()}. */
+    private final Integer concurrency;
+    /** Worker threads per concurrency, kept for the JVM: each thread builds its simulator codecs once. */
+    private static final Map<Integer, ExecutorService> POOLS = new ConcurrentHashMap<>();
 
     private DifferentialProperty(TwsQuery<K, I, O> query, ScenarioGenerator generator, EventFactory<I> events,
             Integer tries, int shrinkAttempts, Path failureDir, Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators,
-            int[] partitions) {
+            int[] partitions, Integer concurrency) {
         this.query = query;
         this.generator = generator;
         this.events = events;
@@ -80,6 +102,7 @@ public final class DifferentialProperty<K, I, O> {
         this.failureDir = failureDir;
         this.simulators = simulators;
         this.partitions = partitions;
+        this.concurrency = concurrency;
     }
 
     /** A property comparing the simulator with live Spark on scenarios from {@code generator}. */
@@ -88,7 +111,7 @@ public final class DifferentialProperty<K, I, O> {
         return new DifferentialProperty<>(Objects.requireNonNull(query, "query must not be null"),
                 Objects.requireNonNull(generator, "generator must not be null"),
                 Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new,
-                null);
+                null, null);
     }
 
     /** Number of tries (default: {@code -Dtwstester.tries}, else 25). */
@@ -96,18 +119,20 @@ public final class DifferentialProperty<K, I, O> {
         if (n < 1) {
             throw new IllegalArgumentException("tries(" + n + ") must be at least 1");
         }
-        return new DifferentialProperty<>(query, generator, events, n, shrinkAttempts, failureDir, simulators, partitions);
+        return new DifferentialProperty<>(query, generator, events, n, shrinkAttempts, failureDir, simulators, partitions,
+                concurrency);
     }
 
     /** How many candidate scenarios shrinking may run on both engines (default 60; each costs a live run). */
     public DifferentialProperty<K, I, O> shrinkAttempts(int n) {
-        return new DifferentialProperty<>(query, generator, events, tries, n, failureDir, simulators, partitions);
+        return new DifferentialProperty<>(query, generator, events, tries, n, failureDir, simulators, partitions,
+                concurrency);
     }
 
     /** Folder for shrunk failing scenarios (default {@code target/twstester-failures}). */
     public DifferentialProperty<K, I, O> saveFailuresTo(Path dir) {
         return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts,
-                Objects.requireNonNull(dir, "dir must not be null"), simulators, partitions);
+                Objects.requireNonNull(dir, "dir must not be null"), simulators, partitions, concurrency);
     }
 
     /**
@@ -121,12 +146,25 @@ public final class DifferentialProperty<K, I, O> {
             throw new IllegalArgumentException("shufflePartitions(" + min + ", " + max + "): need 1 <= min <= max");
         }
         return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, simulators,
-                new int[] {min, max});
+                new int[] {min, max}, concurrency);
+    }
+
+    /**
+     * How many tries run at once, each with its own simulator and streaming query (default
+     * {@link LiveRunner#defaultConcurrency()}); with 1 each try runs when JUnit runs its dynamic test.
+     */
+    public DifferentialProperty<K, I, O> concurrency(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("concurrency(" + n + ") must be at least 1");
+        }
+        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, simulators,
+                partitions, n);
     }
 
     /** For tests of this class: build simulators some other way (e.g. with a fault switched on). */
     DifferentialProperty<K, I, O> simulators(Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> factory) {
-        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, factory, partitions);
+        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, factory, partitions,
+                concurrency);
     }
 
     /** One dynamic test per try; a failing one shrinks, saves the scenario and fails with the report. */
@@ -136,17 +174,62 @@ public final class DifferentialProperty<K, I, O> {
         if (fixed != null && !fixed.isBlank()) {
             seeds = List.of(Long.parseLong(fixed.trim()));
         } else {
-            long base = new SplittableRandom().nextLong();
+            String fixedBase = System.getProperty(BASE_SEED_PROPERTY);
+            long base = fixedBase != null && !fixedBase.isBlank() ? parseSeed(fixedBase)
+                    : new SplittableRandom().nextLong();
             int n = tries != null ? tries : Integer.getInteger(Property.TRIES_PROPERTY, Property.DEFAULT_TRIES);
             System.out.println("twstester property: base seed " + base + ", " + n + " tries");
             seeds = Property.trySeeds(base, n);
         }
-        return seeds.stream().map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> assertAgreement(seed)));
+        int n = concurrency != null ? concurrency : LiveRunner.defaultConcurrency();
+        if (n == 1 || seeds.size() == 1) {
+            return seeds.stream().map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> assertAgreement(seed)));
+        }
+        // every try is queued now and runs n at a time; each dynamic test waits for its own
+        ExecutorService pool = POOLS.computeIfAbsent(n, DifferentialProperty::pool);
+        List<CompletableFuture<PropertyResult>> results = seeds.stream()
+                .map(seed -> CompletableFuture.supplyAsync(() -> checkSeed(seed), pool)).toList();
+        return IntStream.range(0, seeds.size()).mapToObj(i -> DynamicTest.dynamicTest("seed " + seeds.get(i),
+                () -> assertPassed(join(results.get(i)))));
+    }
+
+    private static ExecutorService pool(int n) {
+        AtomicInteger count = new AtomicInteger();
+        return Executors.newFixedThreadPool(n, r -> {
+            Thread t = new Thread(r, "twstester-property-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    private static PropertyResult join(CompletableFuture<PropertyResult> result) {
+        try {
+            return result.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    private static long parseSeed(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + BASE_SEED_PROPERTY + "=" + value + " is not a whole number", e);
+        }
     }
 
     /** Runs one try from {@code seed}; on a difference shrinks it, saves it and throws {@link AssertionError}. */
     public void assertAgreement(long seed) {
-        PropertyResult result = checkSeed(seed);
+        assertPassed(checkSeed(seed));
+    }
+
+    private void assertPassed(PropertyResult result) {
         result.failure().ifPresent(f -> {
             Path saved = save(f.seed(), f.shrunk());
             throw new AssertionError(result.report() + "\nshrunk scenario saved as batch files in " + saved);
