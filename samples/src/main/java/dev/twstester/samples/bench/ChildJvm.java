@@ -90,4 +90,11 @@ final class ChildJvm {
             }
         });
     }
+
+    /** The median of {@code v} (the mean of the middle two for an even count). */
+    static double median(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
 }
