@@ -82,16 +82,6 @@ public abstract class RowCodec<T> {
         return (RowCodec<T>) codec;
     }
 
-    /**
-     * Same as {@link #of}: codecs are shared and thread-safe now.
-     *
-     * @deprecated use {@link #of}
-     */
-    @Deprecated
-    public static <T> RowCodec<T> forThisThread(Encoder<T> encoder) {
-        return of(encoder);
-    }
-
     /** A new codec, not shared: native when covered, else Catalyst. */
     static <T> RowCodec<T> create(Encoder<T> encoder) {
         NativeCodec.Plan plan = NativeCodec.plan(encoder);

@@ -680,6 +680,5 @@ class NativeRowsTest {
         Encoder<Tuple2<String, Long>> tuples = Encoders.tuple(Encoders.STRING(), Encoders.LONG());
         RowCodec<Tuple2<String, Long>> tuple = RowCodec.of(tuples);
         assertThat(RowCodec.of(Encoders.tuple(Encoders.STRING(), Encoders.LONG()))).isSameAs(tuple);
-        assertThat(RowCodec.forThisThread(tuples)).isSameAs(tuple);
     }
 }
