@@ -34,13 +34,14 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *   <li>{@code memory}: {@link MemoryBench} (subprocesses, heap after GC);</li>
  *   <li>{@code coldsuite}: {@link ColdSuiteBench} (subprocesses, wall clock: a suite of 54 small tests from
  *       cold on the simulator FULL, Spark's TwsTester and the simulator FAST);</li>
+ *   <li>{@code newsim}: {@link NewSimulatorBench} (JMH: a new simulator for a query equal to one seen before);</li>
  *   <li>{@code profile} (only when asked for): {@link ThroughputBench}'s simulator benchmarks under
  *       JMH's JFR and GC profilers, hot frames by {@link JfrTop} in {@code target/bench/profile.md}.</li>
  * </ol>
  *
  * <pre>
  * mvn -B -q install -DskipTests &amp;&amp; mvn -B -q -pl samples exec:exec@bench -Dbench.args="[options] [JMH options]"
- *   --only throughput,batches,suite,startup,memory,coldsuite,profile   sections to run (default: all but profile)
+ *   --only throughput,batches,suite,startup,memory,coldsuite,newsim,profile   sections to run (default: all but profile)
  *   --startup-runs N    measured JVM launches per start-up case (default 5)
  *   --coldsuite-runs N  measured rounds of the cold suite, after one unmeasured round (default 5)
  *   --memory-keys N     keys of the memory cases (default 1000000)
@@ -49,8 +50,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * </pre>
  */
 public final class BenchMain {
-    static final List<String> ALL = List.of("throughput", "batches", "suite", "startup", "memory", "coldsuite", "profile");
-    static final List<String> DEFAULT = List.of("throughput", "batches", "suite", "startup", "memory", "coldsuite");
+    static final List<String> ALL = List.of("throughput", "batches", "suite", "startup", "memory", "coldsuite", "newsim", "profile");
+    static final List<String> DEFAULT = List.of("throughput", "batches", "suite", "startup", "memory", "coldsuite", "newsim");
 
     private BenchMain() {
     }
@@ -95,6 +96,9 @@ public final class BenchMain {
         }
         if (sections.contains("suite")) {
             includes.add("\\.ScenarioSuiteBench\\.");
+        }
+        if (sections.contains("newsim")) {
+            includes.add("\\.NewSimulatorBench\\.");
         }
         if (!includes.isEmpty()) {
             ChainedOptionsBuilder b = new OptionsBuilder().parent(new CommandLineOptions(jmhArgs.toArray(String[]::new)))
@@ -266,6 +270,7 @@ public final class BenchMain {
             startup(md);
             memory(md);
             coldSuite(md);
+            newSimulator(md);
             settings(md);
             return md.toString();
         }
@@ -285,6 +290,24 @@ public final class BenchMain {
                         p.getMeasurement().getCount() + (single ? " x 1 op" : " x " + p.getMeasurement().getTime()),
                         p.getOpsPerInvocation()));
             });
+        }
+
+        private void newSimulator(StringBuilder md) {
+            Double sim = seconds("NewSimulatorBench.simulatorForEqualQuery");
+            if (sim == null) {
+                return;
+            }
+            md.append("\n### (7) A new tester, warm: CartWatch simulator (FULL) for a query equal to one seen before\n\n");
+            md.append("| operation | time | ± (99.9%) | target |\n|---|---:|---:|---|\n");
+            for (String[] row : new String[][] {
+                    {"new TwsSimulator for an equal query (new encoder instances)", "NewSimulatorBench.simulatorForEqualQuery", "well under 1 ms"},
+                    {"CartWatch.query() and new TwsSimulator", "NewSimulatorBench.queryAndSimulator", "-"},
+                    {"new Spark TwsTester (RunningCount; takes no encoders)", "NewSimulatorBench.twsTester", "-"}}) {
+                Double t = seconds(row[1]);
+                if (t != null) {
+                    md.append(fmt("| %s | %.2f µs | %.1f%% | %s |%n", row[0], t * 1e6, 100 * relError(row[1]), row[2]));
+                }
+            }
         }
 
         private void throughput(StringBuilder md) {

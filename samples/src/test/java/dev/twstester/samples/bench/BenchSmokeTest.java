@@ -44,6 +44,21 @@ class BenchSmokeTest {
     }
 
     @Test
+    void newSimulatorBenchmarksRunAndGiveWorkingTesters() {
+        NewSimulatorBench b = new NewSimulatorBench();
+        b.setUp();
+        var first = b.simulatorForEqualQuery();
+        var second = b.simulatorForEqualQuery();
+        assertThat(second).isNotSameAs(first);
+        assertThat(second.query()).isNotSameAs(first.query());
+        assertThat(second.encoderPaths()).containsEntry("input", "native").containsEntry("output", "native");
+        var sim = b.queryAndSimulator();
+        sim.runBatch(dev.twstester.samples.cart.CartEvent.add("ana", "boots", java.time.Instant.parse("2024-05-01T10:00:00Z")));
+        assertThat(sim.state().list("items", "ana")).containsExactly("boots");
+        assertThat(b.twsTester()).isNotNull();
+    }
+
+    @Test
     void throughputBenchmarksRun() {
         ThroughputBench b = new ThroughputBench();
         b.keyCount = 20;
