@@ -784,7 +784,7 @@ final class NativeCodec<T> extends RowCodec<T> {
             try {
                 return constructor.newInstance(args);
             } catch (InvocationTargetException e) {
-                throw Sneaky.<RuntimeException>rethrow(e.getCause());
+                throw Sneaky.raise(e.getCause());
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("cannot create " + external.getName() + ": " + e, e);
             }
@@ -811,20 +811,10 @@ final class NativeCodec<T> extends RowCodec<T> {
         try {
             return m.invoke(target, args);
         } catch (InvocationTargetException e) {
-            throw Sneaky.<RuntimeException>rethrow(e.getCause());
+            throw Sneaky.raise(e.getCause());
         } catch (IllegalAccessException e) {
             m.setAccessible(true);
             return invoke(m, target, args);
-        }
-    }
-
-    /** Throws a checked exception unchecked, as Spark's generated code does ({@code Platform.throwException}). */
-    static final class Sneaky {
-        private Sneaky() {}
-
-        @SuppressWarnings("unchecked")
-        static <E extends Throwable> E rethrow(Throwable t) throws E {
-            throw (E) t;
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.twstester.sim;
 
+import dev.twstester.internal.Sneaky;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

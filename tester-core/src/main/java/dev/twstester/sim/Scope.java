@@ -1,5 +1,7 @@
 package dev.twstester.sim;
 
+import dev.twstester.internal.Sneaky;
+
 /**
  * What the running micro-batch exposes to state variables: the implicit grouping key (Spark
  * keeps it in a thread local), the batch timestamp that TTL reads and writes use, and the undo

@@ -1,0 +1,22 @@
+package dev.twstester.internal;
+
+/**
+ * Internal, not API: may change in any release.
+ *
+ * <p>Throws a checked exception (Spark's {@code SparkException}, or what a bean getter threw)
+ * without wrapping it in another type, as Scala code and Spark's generated code do
+ * ({@code Platform.throwException}): {@code throw Sneaky.raise(e);}.
+ */
+public final class Sneaky {
+    private Sneaky() {}
+
+    /** Never returns: throws {@code t} as it is. */
+    public static RuntimeException raise(Throwable t) {
+        throw Sneaky.<RuntimeException>doRaise(t);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E doRaise(Throwable t) throws E {
+        throw (E) t;
+    }
+}
