@@ -26,15 +26,13 @@ final class EventInputs<I> {
     private final boolean keepAll;
     private final Map<EventFile, List<I>> kept;
     private final Map<EventFile, Integer> usesLeft;
-    private final long rowCount;
 
     private EventInputs(JsonLinesReader<I> again, boolean keepAll, Map<EventFile, List<I>> kept,
-            Map<EventFile, Integer> usesLeft, long rowCount) {
+            Map<EventFile, Integer> usesLeft) {
         this.again = again;
         this.keepAll = keepAll;
         this.kept = kept;
         this.usesLeft = usesLeft;
-        this.rowCount = rowCount;
     }
 
     /**
@@ -52,11 +50,9 @@ final class EventInputs<I> {
         }
         Map<EventFile, List<I>> kept = new HashMap<>();
         long keptRows = 0;
-        long total = 0;
         boolean keeping = true;
         for (EventFile file : uses.keySet()) {
             List<I> rows = first.read(file);
-            total += rows.size();
             keeping = keepAll || (keeping && keptRows + rows.size() <= keepRows);
             if (keeping) {
                 kept.put(file, rows);
@@ -65,17 +61,7 @@ final class EventInputs<I> {
         }
         // the notes were printed in the first pass
         JsonLinesReader<I> again = new JsonLinesReader<>(codec, new PrintWriter(PrintWriter.nullWriter()));
-        return new EventInputs<>(again, keepAll, kept, uses, total);
-    }
-
-    /** The rows of all files, as read in the first pass (counting each file once). */
-    long rowCount() {
-        return rowCount;
-    }
-
-    /** True if no file will be read a second time. */
-    boolean allKept() {
-        return kept.size() == usesLeft.size();
+        return new EventInputs<>(again, keepAll, kept, uses);
     }
 
     /** The rows of {@code file} for its batch: kept ones, or read again; let go after the file's last use. */

@@ -88,7 +88,7 @@ public final class DifferentialProperty<K, I, O> {
     private final int[] partitions;
     /** Tries at once, or null for {@link LiveRunner#defaultConcurrency()}. */
     private final Integer concurrency;
-    /** Worker threads per concurrency, kept for the JVM: each thread builds its simulator codecs once. */
+    /** Worker threads per concurrency, kept for the JVM so that each property does not start threads of its own. */
     private static final Map<Integer, ExecutorService> POOLS = new ConcurrentHashMap<>();
 
     private DifferentialProperty(TwsQuery<K, I, O> query, ScenarioGenerator generator, EventFactory<I> events,
