@@ -383,9 +383,9 @@ public final class BenchMain {
             for (StartupBench.Case c : startup) {
                 boolean simulator = c.label().contains("simulator");
                 md.append(fmt("| %s | %.0f ms | %.0f - %.0f ms | %.0f / %.0f / %.0f / %.0f | %s |%n", c.label(),
-                        c.medianWallMs(), c.minWallMs(), c.maxWallMs(), StartupBench.Case.median(c.mainMs()),
-                        StartupBench.Case.median(c.queryMs()), StartupBench.Case.median(c.simulatorMs()),
-                        StartupBench.Case.median(c.testMs()),
+                        c.medianWallMs(), c.minWallMs(), c.maxWallMs(), ChildJvm.median(c.mainMs()),
+                        ChildJvm.median(c.queryMs()), ChildJvm.median(c.simulatorMs()),
+                        ChildJvm.median(c.testMs()),
                         simulator ? (c.medianWallMs() < 1000 ? "yes" : "**no**") : "-"));
             }
         }
@@ -424,9 +424,9 @@ public final class BenchMain {
             for (ColdSuiteBench.Case c : coldSuite) {
                 double wallRatio = c.medianWallMs() / tester.medianWallMs();
                 md.append(fmt("| %s | %.0f ms | %.0f - %.0f ms | %.0f / %.0f / %.0f / %.0f | %.0f ms | %.1f ms | %s | %s | %.2fx | %.2fx | %s |%n",
-                        c.label(), c.medianWallMs(), c.minWallMs(), c.maxWallMs(), ColdSuiteBench.Case.median(c.mainMs()),
-                        ColdSuiteBench.Case.median(c.inputsMs()), ColdSuiteBench.Case.median(c.firstMs()),
-                        ColdSuiteBench.Case.median(c.doneMs()), c.medianSuiteMs(), c.meanPerTestMs(),
+                        c.label(), c.medianWallMs(), c.minWallMs(), c.maxWallMs(), ChildJvm.median(c.mainMs()),
+                        ChildJvm.median(c.inputsMs()), ChildJvm.median(c.firstMs()),
+                        ChildJvm.median(c.doneMs()), c.medianSuiteMs(), c.meanPerTestMs(),
                         medians(c.familyMs()), medians(c.firstOfFamilyMs()),
                         wallRatio, c.medianSuiteMs() / tester.medianSuiteMs(),
                         c.engine().equals("FULL") ? (wallRatio <= 1.0 ? "yes" : "**no**") : "-"));
@@ -437,7 +437,7 @@ public final class BenchMain {
         private static String medians(Map<String, long[]> values) {
             StringBuilder joined = new StringBuilder();
             values.forEach((name, ms) -> joined.append(joined.length() == 0 ? "" : " / ")
-                    .append(fmt("%.0f", ColdSuiteBench.Case.median(ms))));
+                    .append(fmt("%.0f", ChildJvm.median(ms))));
             return joined.toString();
         }
 

@@ -97,4 +97,9 @@ final class ChildJvm {
         java.util.Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
+
+    /** The median of {@code v}, as {@link #median(double[])}. */
+    static double median(long[] v) {
+        return median(java.util.Arrays.stream(v).asDoubleStream().toArray());
+    }
 }

@@ -38,7 +38,7 @@ public final class ColdSuiteBench {
     public record Case(String label, String engine, int scenarios, double[] wallMs, long[] mainMs, long[] inputsMs,
             long[] firstMs, long[] doneMs, Map<String, long[]> familyMs, Map<String, long[]> firstOfFamilyMs) {
         public double medianWallMs() {
-            return median(wallMs);
+            return ChildJvm.median(wallMs);
         }
 
         public double minWallMs() {
@@ -55,19 +55,11 @@ public final class ColdSuiteBench {
             for (int i = 0; i < suite.length; i++) {
                 suite[i] = doneMs[i] - inputsMs[i];
             }
-            return median(suite);
+            return ChildJvm.median(suite);
         }
 
         public double meanPerTestMs() {
             return medianSuiteMs() / scenarios;
-        }
-
-        static double median(double[] v) {
-            return ChildJvm.median(v);
-        }
-
-        static double median(long[] v) {
-            return ChildJvm.median(Arrays.stream(v).asDoubleStream().toArray());
         }
     }
 

@@ -24,7 +24,7 @@ public final class StartupBench {
     /** One case's runs: wall clock and the child's own phase times, in ms. */
     public record Case(String label, double[] wallMs, long[] mainMs, long[] queryMs, long[] simulatorMs, long[] testMs) {
         public double medianWallMs() {
-            return median(wallMs);
+            return ChildJvm.median(wallMs);
         }
 
         public double minWallMs() {
@@ -33,14 +33,6 @@ public final class StartupBench {
 
         public double maxWallMs() {
             return Arrays.stream(wallMs).max().orElse(0);
-        }
-
-        static double median(double[] v) {
-            return ChildJvm.median(v);
-        }
-
-        static double median(long[] v) {
-            return ChildJvm.median(Arrays.stream(v).asDoubleStream().toArray());
         }
     }
 
