@@ -7,14 +7,17 @@ import java.util.Objects;
 
 /**
  * A sequence of what happens to a streaming query, replayable on the simulator and on live Spark:
- * input micro-batches (optionally picked up by the trigger at a given processing time), clock
- * ticks and restarts of the query from its checkpoint. Immutable.
+ * rows reaching the source, the processing-time clock moving, the query stopping and starting
+ * again from its checkpoint. Which micro-batches run, and when, follows from these steps and the
+ * query's trigger, as in Spark. Immutable.
  *
  * <pre>{@code
  * Scenario<CartEvent> story = Scenario.<CartEvent>builder()
- *         .batch(file1Events)                               // at the current processing time
+ *         .batch(file1Events)                               // the next trigger runs these rows
  *         .batchAt(Instant.parse("1970-01-01T00:00:05Z"), file2Events)
- *         .tick(Instant.parse("1970-01-01T00:00:10Z"))      // ProcessingTime mode: a no-data batch
+ *         .addData(lateEvents)                              // wait for the next trigger
+ *         .tick(Instant.parse("1970-01-01T00:01:00Z"))      // the trigger there runs what is due
+ *         .restart()                                        // stop, then start from the checkpoint
  *         .build();
  * RunResult<String, CartEvent, CartAlert> run = new TwsSimulator<>(query).run(story);
  * }</pre>
@@ -28,11 +31,13 @@ public record Scenario<I>(List<Step<I>> steps) {
     }
 
     /** One step of a scenario. */
-    public sealed interface Step<I> permits Input, Tick, Restart {}
+    public sealed interface Step<I> permits Input, AddData, Tick, Stop, Start {}
 
     /**
-     * Rows that arrive while the query is idle; the trigger at {@code at} (or at the current
-     * processing time when null) runs one micro-batch with them, followed by any no-data batch.
+     * A micro-batch of {@code rows}: they arrive while the query is idle and the trigger at
+     * {@code at}, or the next trigger when null, runs them ({@code TwsSimulator.runBatchAt} and
+     * {@code runBatch}). With a zero trigger interval a no-data batch the batch asks for follows at
+     * once.
      */
     public record Input<I>(List<I> rows, Instant at) implements Step<I> {
         public Input {
@@ -45,7 +50,27 @@ public record Scenario<I>(List<Step<I>> steps) {
         }
     }
 
-    /** The processing-time clock moves to {@code to}: a trigger tick (a batch in ProcessingTime mode). */
+    /**
+     * Rows reach the source ({@code TwsSimulator.addData}): a running query with a zero trigger
+     * interval reads them at once (outside ProcessingTime mode); otherwise they wait for the next
+     * trigger, together with any rows added before it.
+     */
+    public record AddData<I>(List<I> rows) implements Step<I> {
+        public AddData {
+            rows = new ArrayList<>(Objects.requireNonNull(rows, "rows must not be null"));
+        }
+
+        @Override
+        public List<I> rows() {
+            return List.copyOf(rows);
+        }
+    }
+
+    /**
+     * The processing-time clock moves to {@code to} ({@code TwsSimulator.setProcessingTime}): a
+     * trigger runs there if one comes due (a data batch when rows wait, else a pending no-data batch,
+     * else nothing; in ProcessingTime mode every trigger after the first batch runs a batch).
+     */
     public record Tick<I>(Instant to) implements Step<I> {
         public Tick {
             Objects.requireNonNull(to, "to must not be null");
@@ -53,11 +78,17 @@ public record Scenario<I>(List<Step<I>> steps) {
     }
 
     /**
-     * The query is stopped and started again from its checkpoint: state, timers, watermark and batch
-     * ids carry over, a fresh processor runs the driver-side {@code init}/{@code close} pass, initial
-     * state is not applied again, and no batch runs until the next input arrives.
+     * The query stops between batches: nothing runs until {@link Start}; rows added meanwhile wait,
+     * and a no-data batch that was due at the next trigger is skipped.
      */
-    public record Restart<I>() implements Step<I> {}
+    public record Stop<I>() implements Step<I> {}
+
+    /**
+     * The query starts again from its checkpoint: state, timers, watermark and batch ids carry over,
+     * a fresh processor runs the driver-side {@code init}/{@code close} pass, initial state is not
+     * applied again; the first trigger runs at once, a data batch if rows wait, else nothing.
+     */
+    public record Start<I>() implements Step<I> {}
 
     public static <I> Builder<I> builder() {
         return new Builder<>();
@@ -65,7 +96,8 @@ public record Scenario<I>(List<Step<I>> steps) {
 
     /** Number of input rows over all steps. */
     public int rowCount() {
-        return steps.stream().mapToInt(s -> s instanceof Input<I> in ? in.rows().size() : 0).sum();
+        return steps.stream().mapToInt(s -> s instanceof Input<I> in ? in.rows().size()
+                : s instanceof AddData<I> add ? add.rows().size() : 0).sum();
     }
 
     /** Builds a scenario step by step. */
@@ -74,25 +106,45 @@ public record Scenario<I>(List<Step<I>> steps) {
 
         private Builder() {}
 
+        /** A micro-batch of {@code rows} at the next trigger ({@link Input}). */
         public Builder<I> batch(List<I> rows) {
             steps.add(new Input<>(rows, null));
             return this;
         }
 
+        /** A micro-batch of {@code rows} at the trigger at {@code at} ({@link Input}). */
         public Builder<I> batchAt(Instant at, List<I> rows) {
             steps.add(new Input<>(rows, Objects.requireNonNull(at, "at must not be null")));
             return this;
         }
 
+        /** Rows reach the source and wait for the trigger that reads them ({@link AddData}). */
+        public Builder<I> addData(List<I> rows) {
+            steps.add(new AddData<>(rows));
+            return this;
+        }
+
+        /** The clock moves to {@code to} ({@link Tick}). */
         public Builder<I> tick(Instant to) {
             steps.add(new Tick<>(to));
             return this;
         }
 
-        /** Stops the query and starts it again from its checkpoint ({@link Restart}). */
-        public Builder<I> restart() {
-            steps.add(new Restart<>());
+        /** The query stops ({@link Stop}). */
+        public Builder<I> stop() {
+            steps.add(new Stop<>());
             return this;
+        }
+
+        /** The query starts again from its checkpoint ({@link Start}). */
+        public Builder<I> start() {
+            steps.add(new Start<>());
+            return this;
+        }
+
+        /** A restart from the checkpoint: {@link #stop()} then {@link #start()}. */
+        public Builder<I> restart() {
+            return stop().start();
         }
 
         public Scenario<I> build() {

@@ -14,6 +14,9 @@ import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.StatefulProcessor;
 import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.Trigger;
+
+import dev.twstester.internal.Triggers;
 
 /**
  * One {@code transformWithState} query, defined once and run by either engine: the in-memory
@@ -51,6 +54,7 @@ public final class TwsQuery<K, I, O> {
     private final InitialState<K, ?> initialState;
     private final String outputEventTimeColumn;
     private final int shufflePartitions;
+    private final Trigger trigger;
 
     private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions) {
         this.processor = q.processor;
@@ -65,6 +69,7 @@ public final class TwsQuery<K, I, O> {
         this.initialState = q.initialState;
         this.outputEventTimeColumn = q.outputEventTimeColumn;
         this.shufflePartitions = shufflePartitions;
+        this.trigger = q.trigger;
     }
 
     private TwsQuery(Builder<K, I, O> b) {
@@ -80,6 +85,7 @@ public final class TwsQuery<K, I, O> {
         this.initialState = b.initialState;
         this.outputEventTimeColumn = b.outputEventTimeColumn;
         this.shufflePartitions = b.shufflePartitions;
+        this.trigger = b.trigger;
     }
 
     /** Starts a query definition for processors made by {@code processor} (called once per query run). */
@@ -153,6 +159,19 @@ public final class TwsQuery<K, I, O> {
         return shufflePartitions;
     }
 
+    /**
+     * The query's trigger, {@code Trigger.ProcessingTime(0)} (Spark's default) unless set: when
+     * micro-batches run (see {@link Builder#trigger}).
+     */
+    public Trigger trigger() {
+        return trigger == null ? Trigger.ProcessingTime(0L) : trigger;
+    }
+
+    /** The trigger's interval in milliseconds; 0 runs the next batch as soon as the last one ends. */
+    public long triggerIntervalMs() {
+        return trigger == null ? 0 : Triggers.intervalMs(trigger);
+    }
+
     /** The same query with {@code spark.sql.shuffle.partitions} set to {@code partitions}. */
     public TwsQuery<K, I, O> withShufflePartitions(int partitions) {
         return new TwsQuery<>(this, requirePartitions(partitions));
@@ -197,6 +216,8 @@ public final class TwsQuery<K, I, O> {
         private boolean timeModeSet;
         private String outputEventTimeColumn;
         private int shufflePartitions = 1;
+        /** Null for Spark's default, {@code ProcessingTime(0)} (made only when asked for). */
+        private Trigger trigger;
 
         private Builder(Supplier<? extends StatefulProcessor<K, I, O>> processor) {
             this.processor = processor;
@@ -265,6 +286,23 @@ public final class TwsQuery<K, I, O> {
         /** {@code spark.sql.shuffle.partitions} (default 1); see {@link TwsQuery#shufflePartitions()}. */
         public Builder<K, I, O> shufflePartitions(int partitions) {
             this.shufflePartitions = requirePartitions(partitions);
+            return this;
+        }
+
+        /**
+         * The trigger of {@code writeStream().trigger(...)}: {@code Trigger.ProcessingTime(interval)}
+         * with any interval (default 0, Spark's default). With an interval, a micro-batch runs only
+         * when the processing-time clock reaches a trigger time (multiples of the interval): rows
+         * added in between wait for it, and the no-data batch after a watermark advance runs at the
+         * next trigger time, or is replaced by a data batch when rows are waiting then.
+         * <pre>{@code
+         * .trigger(Trigger.ProcessingTime("1 minute"))
+         * }</pre>
+         */
+        public Builder<K, I, O> trigger(Trigger trigger) {
+            Objects.requireNonNull(trigger, "trigger must not be null");
+            Triggers.intervalMs(trigger); // fails for a trigger that is not modelled
+            this.trigger = trigger;
             return this;
         }
 

@@ -54,13 +54,13 @@ final class Engine<K, I, O> {
     /** The last batch's metrics, shared by the next batch when its figures are the same. */
     private final Metrics.Last lastMetrics = new Metrics.Last();
 
-    long processingTimeMs;
+    private long processingTimeMs;
     /** The global watermark after the last batch: the next batch's eviction watermark. */
-    long watermarkMs;
+    private long watermarkMs;
     /** The eviction watermark the last batch ran with: the next batch's late-event watermark. */
-    long lastBatchWatermarkMs;
-    long nextBatchId;
-    boolean batchRanInThisRun;
+    private long lastBatchWatermarkMs;
+    private long nextBatchId;
+    private boolean batchRanInThisRun;
 
     Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime) {
         this.query = query;
@@ -86,6 +86,31 @@ final class Engine<K, I, O> {
         processors = copies(driverPass());
         runId = SimHandle.randomId();
         batchRanInThisRun = false;
+    }
+
+    /** The processing-time clock: the next batch's timestamp. */
+    long processingTimeMs() {
+        return processingTimeMs;
+    }
+
+    /** Moves the clock (never backwards; the caller checks). */
+    void setClock(long ms) {
+        processingTimeMs = ms;
+        store.scope().batchTimestampMs = ms;
+    }
+
+    /** The next batch's eviction watermark. */
+    long watermarkMs() {
+        return watermarkMs;
+    }
+
+    /** Forces the watermark forward, as if input had moved it (never backwards; the caller checks). */
+    void forceWatermark(long ms) {
+        watermarkMs = ms;
+    }
+
+    long nextBatchId() {
+        return nextBatchId;
     }
 
     /** FULL: serialized copies of the driver's instance, as tasks get them; FAST uses the supplier. */
@@ -215,7 +240,7 @@ final class Engine<K, I, O> {
                 watermarkMs, lastBatchWatermarkMs, nextBatchId);
     }
 
-    /** Replaces everything with {@code snapshot} and restarts, as Spark restarts from a checkpoint. */
+    /** Replaces everything with {@code snapshot}; the caller starts a new run, as Spark restarts from a checkpoint. */
     void restore(StateSnapshot snapshot) {
         if (!snapshot.keyEncoder.equals(query.keyEncoder())) {
             throw new IllegalArgumentException("the snapshot's grouping key encoder " + snapshot.keyEncoder
@@ -232,7 +257,6 @@ final class Engine<K, I, O> {
         watermarkMs = snapshot.watermarkMs;
         lastBatchWatermarkMs = snapshot.lastBatchWatermarkMs;
         nextBatchId = snapshot.nextBatchId;
-        restart();
     }
 
     /** One run of a batch: its collections and its parsed input. */

@@ -176,7 +176,7 @@ public final class StateView<K> {
         Scope scope = engine.store.scope();
         Bytes previous = scope.key;
         scope.key = new Bytes(engine.keyCodec.encode(Objects.requireNonNull(key, "key must not be null")));
-        scope.batchTimestampMs = engine.processingTimeMs;
+        scope.batchTimestampMs = engine.processingTimeMs();
         try {
             return read.get();
         } finally {

@@ -11,7 +11,6 @@ import java.util.Objects;
 
 import org.apache.spark.sql.Encoder;
 
-import org.apache.spark.sql.streaming.TimeMode;
 
 import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
@@ -71,6 +70,7 @@ import dev.twstester.internal.RowCodec;
  */
 public final class TwsSimulator<K, I, O> {
     final Engine<K, I, O> engine;
+    private final MicroBatchLoop<K, I, O> loop;
     private final List<BatchResult<K, I, O>> history = new ArrayList<>();
 
     /** A simulator for {@code query} at {@link Fidelity#FULL}, with processing time and watermark at the epoch. */
@@ -88,6 +88,7 @@ public final class TwsSimulator<K, I, O> {
 
     private TwsSimulator(Builder<K, I, O> b) {
         this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode);
+        this.loop = new MicroBatchLoop<>(engine);
         this.keepHistory = b.keepHistory;
     }
 
@@ -161,60 +162,83 @@ public final class TwsSimulator<K, I, O> {
         }
     }
 
-    /** One micro-batch with {@code rows} (possibly none), then the no-data batch Spark would run next. */
+    /**
+     * Rows reach the source, as {@code MemoryStream.addData} does; the trigger that reads them runs
+     * the data batch. With the default zero trigger interval (outside ProcessingTime mode) that is at
+     * once: the batch runs now, followed by the no-data batch a watermark advance asks for, and both
+     * are returned. With an interval, or in ProcessingTime mode, or while the query is stopped, the
+     * rows wait (see {@link #waitingRows()}) and nothing is returned; rows added before the next
+     * trigger all go into one batch.
+     */
+    public RunResult<K, I, O> addData(List<I> rows) {
+        Objects.requireNonNull(rows, "rows must not be null");
+        return record(loop.addData(rows));
+    }
+
+    /** Varargs form of {@link #addData(List)}. */
+    @SafeVarargs
+    public final RunResult<K, I, O> addData(I... rows) {
+        return addData(Arrays.asList(rows));
+    }
+
+    /**
+     * One micro-batch with {@code rows} (possibly none): they are added and the next trigger runs
+     * them. With the default zero interval that is now, and the no-data batch Spark runs next (if the
+     * batch moved the watermark) follows at once. With an interval the clock first moves to the next
+     * trigger time ({@link #nextTriggerTime()}), and a no-data batch waits for the trigger after.
+     * In ProcessingTime mode with a zero interval the batch runs at the current time (live Spark
+     * needs a clock move there: use {@link #runBatchAt}).
+     */
     public RunResult<K, I, O> runBatch(List<I> rows) {
         Objects.requireNonNull(rows, "rows must not be null");
-        List<BatchResult<K, I, O>> ran = new ArrayList<>();
-        ran.add(record(engine.runBatch(rows, true)));
-        if (!isProcessingTime() && engine.wantsNoDataBatch()) {
-            ran.add(record(engine.runBatch(List.of(), false)));
-        }
-        return new RunResult<>(ran);
+        return record(loop.runNextTrigger(rows, null, null));
     }
 
     /**
      * The trigger at processing time {@code time} finds {@code rows} waiting: the clock moves to
-     * {@code time} (without a tick of its own) and one micro-batch runs there with the rows. This is
-     * how input arrives in ProcessingTime mode, where every tick runs a batch.
+     * {@code time} and one micro-batch runs there with the rows (with a zero interval, outside
+     * ProcessingTime mode, the no-data batch a watermark advance asks for follows at once). With an
+     * interval, {@code time} must be a time at which a trigger runs: at or after
+     * {@link #nextTriggerTime()}.
      */
     public RunResult<K, I, O> runBatchAt(Instant time, List<I> rows) {
-        moveClock(time);
-        return runBatch(rows);
+        Objects.requireNonNull(rows, "rows must not be null");
+        return record(loop.runTriggerAt(checkClockMove(time), rows));
     }
 
     /**
      * Several batches of input that arrive back to back: each is already waiting when the batch
      * before it ends, so it takes the place of the no-data batch a watermark advance would have
-     * caused (spec 15.3): its rows are filtered with the previous batch's watermark while timers
-     * fire up to the new one. The no-data batch runs, if due, only after the last.
+     * caused: its rows are filtered with the previous batch's watermark while timers fire up to the
+     * new one. With the default zero interval they all run now and the no-data batch, if due, runs
+     * after the last; with an interval each runs at the next trigger time.
      */
     public RunResult<K, I, O> runBackToBack(List<List<I>> batches) {
-        List<BatchResult<K, I, O>> ran = new ArrayList<>();
-        for (List<I> rows : batches) {
-            ran.add(record(engine.runBatch(rows, true)));
-        }
-        if (!batches.isEmpty() && !isProcessingTime() && engine.wantsNoDataBatch()) {
-            ran.add(record(engine.runBatch(List.of(), false)));
-        }
-        return new RunResult<>(ran);
+        Objects.requireNonNull(batches, "batches must not be null");
+        return record(loop.runBackToBack(batches));
     }
 
     /** Replays every step of {@code scenario}; returns all batches that ran, in order. */
     public RunResult<K, I, O> run(Scenario<I> scenario) {
         List<BatchResult<K, I, O>> ran = new ArrayList<>();
         for (Scenario.Step<I> step : scenario.steps()) {
-            RunResult<K, I, O> r;
-            if (step instanceof Scenario.Input<I> input) {
-                r = input.at() == null ? runBatch(input.rows()) : runBatchAt(input.at(), input.rows());
-            } else if (step instanceof Scenario.Tick<I> tick) {
-                r = setProcessingTime(tick.to());
-            } else {
-                restart();
-                r = new RunResult<>(List.of());
-            }
-            ran.addAll(r.batches());
+            ran.addAll(step(step).batches());
         }
         return new RunResult<>(ran);
+    }
+
+    private RunResult<K, I, O> step(Scenario.Step<I> step) {
+        if (step instanceof Scenario.Input<I> input) {
+            return input.at() == null ? runBatch(input.rows()) : runBatchAt(input.at(), input.rows());
+        } else if (step instanceof Scenario.AddData<I> add) {
+            return addData(add.rows());
+        } else if (step instanceof Scenario.Tick<I> tick) {
+            return setProcessingTime(tick.to());
+        } else if (step instanceof Scenario.Stop<I>) {
+            stop();
+            return new RunResult<>(List.of());
+        }
+        return start();
     }
 
     /** Varargs form of {@link #runBatch(List)}. */
@@ -225,8 +249,9 @@ public final class TwsSimulator<K, I, O> {
 
     /**
      * A micro-batch holding only {@code key}'s rows: the per-key convenience of Spark's
-     * {@code TwsTester.test}. Every row must belong to {@code key} under the query's key function:
-     * at {@link Fidelity#FULL} every row is checked, at {@link Fidelity#FAST} the first and the last.
+     * {@code TwsTester.test}, run as {@link #runBatch(List)} runs. Every row must belong to
+     * {@code key} under the query's key function: at {@link Fidelity#FULL} every row is checked, at
+     * {@link Fidelity#FAST} the first and the last. No other rows may be waiting in the source.
      */
     public RunResult<K, I, O> test(K key, List<I> rows) {
         Objects.requireNonNull(rows, "rows must not be null");
@@ -239,12 +264,7 @@ public final class TwsSimulator<K, I, O> {
             checkKey(key, expected, rows.get(0));
             checkKey(key, expected, rows.get(rows.size() - 1));
         }
-        List<BatchResult<K, I, O>> ran = new ArrayList<>();
-        ran.add(record(engine.runBatch(rows, true, new Bytes(expected), key)));
-        if (!isProcessingTime() && engine.wantsNoDataBatch()) {
-            ran.add(record(engine.runBatch(List.of(), false)));
-        }
-        return new RunResult<>(ran);
+        return record(loop.runNextTrigger(rows, new Bytes(expected), key));
     }
 
     private void checkKey(K key, byte[] expected, I row) {
@@ -258,19 +278,36 @@ public final class TwsSimulator<K, I, O> {
     }
 
     /**
-     * Stops the query and starts it again from its checkpoint, as Spark does after a failure or a
+     * Stops the query, as {@code StreamingQuery.stop()} does between batches: nothing runs until
+     * {@link #start()}. Rows added meanwhile wait in the source, the clock moves freely, and a
+     * no-data batch that was due at the next trigger never runs.
+     */
+    public void stop() {
+        loop.stop();
+    }
+
+    /**
+     * Starts the stopped query again from its checkpoint, as Spark does after a failure or a
      * deploy: state, timers, the watermark, processing time and batch ids carry over; a new
      * processor runs the driver-side {@code init}/{@code close} pass (errors it raises are thrown
-     * here); initial state is not applied again. No batch runs until the next input, so timers
-     * that are already due fire only with new data, after its rows.
+     * here); initial state is not applied again. The first trigger runs at once: rows waiting in the
+     * source make a data batch (returned), whose late-row filter uses the last batch's watermark and
+     * whose timers fire up to the current one. Without waiting rows no batch runs, so timers that
+     * are already due fire only with new data, after its rows.
      */
-    public void restart() {
-        engine.restart();
+    public RunResult<K, I, O> start() {
+        return record(loop.start());
+    }
+
+    /** {@link #stop()} then {@link #start()}: what a restart of the query from its checkpoint runs. */
+    public RunResult<K, I, O> restart() {
+        loop.stop();
+        return start();
     }
 
     /**
      * Everything a checkpoint would hold now: state, timers, watermarks, clock and next batch id.
-     * Take it between batches.
+     * Take it between batches. Rows waiting in the source are not part of it.
      */
     public StateSnapshot snapshot() {
         return engine.snapshot();
@@ -278,14 +315,22 @@ public final class TwsSimulator<K, I, O> {
 
     /**
      * Replaces all state, timers, watermarks, the clock and the batch id with {@code snapshot} and
-     * then restarts (see {@link #restart()}), as a query restarted from a checkpoint. The history is
-     * kept. The snapshot must come from a simulator of the same query (same key encoder).
+     * then starts the query again (see {@link #start()}), as a query restarted from a checkpoint.
+     * The history is kept. The snapshot must come from a simulator of the same query (same key
+     * encoder).
      */
-    public void restore(StateSnapshot snapshot) {
-        engine.restore(Objects.requireNonNull(snapshot, "snapshot must not be null"));
+    public RunResult<K, I, O> restore(StateSnapshot snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot must not be null");
+        if (loop.running()) {
+            loop.stop();
+        }
+        engine.restore(snapshot);
+        return start();
     }
 
-    /** Moves processing time forward by {@code duration}; in ProcessingTime mode that tick runs a batch. */
+    /**
+     * Moves processing time forward by {@code duration}; see {@link #setProcessingTime}.
+     */
     public RunResult<K, I, O> advanceProcessingTime(Duration duration) {
         Objects.requireNonNull(duration, "duration must not be null");
         if (duration.isNegative()) {
@@ -295,53 +340,64 @@ public final class TwsSimulator<K, I, O> {
     }
 
     /**
-     * Sets processing time to {@code time}, which must not be before the current one. In
-     * ProcessingTime mode, once a batch has run, a change is one trigger tick and runs a no-data
-     * batch (timers up to {@code time} fire, TTL up to it expires).
+     * Moves the processing-time clock to {@code time}, which must not be before the current one. If
+     * a trigger comes due by then, it runs at {@code time} and runs what Spark's would: a data batch
+     * when rows are waiting, else the no-data batch the last batch asked for (in ProcessingTime mode
+     * every trigger after the query's first batch has one: timers up to {@code time} fire, TTL up to
+     * it expires), else nothing. A move past several trigger times runs one trigger, at the new time,
+     * as Spark's trigger does with a manual clock or when it falls behind. With the default zero
+     * interval, outside ProcessingTime mode, nothing is ever left waiting for the clock.
      */
     public RunResult<K, I, O> setProcessingTime(Instant time) {
-        boolean tick = moveClock(time);
-        List<BatchResult<K, I, O>> ran = new ArrayList<>();
-        if (tick && isProcessingTime() && engine.wantsNoDataBatch()) {
-            ran.add(record(engine.runBatch(List.of(), false)));
-        }
-        return new RunResult<>(ran);
+        return record(loop.moveClock(checkClockMove(time)));
     }
 
     /**
      * Forces the watermark up to {@code watermark} as if input had moved it there; the next batch
-     * uses it as its eviction watermark. Runs the no-data batch Spark would run after such an
-     * advance (EventTime or None mode, Append or Update output, after the first batch). A test
-     * convenience: Spark itself only moves the watermark from event times.
+     * uses it as its eviction watermark. The no-data batch Spark would run after such an advance
+     * (EventTime or None mode, Append or Update output, after the first batch of the run) runs at
+     * the next trigger: at once with the default zero interval. A test convenience: Spark itself only
+     * moves the watermark from event times.
      */
     public RunResult<K, I, O> advanceWatermarkTo(Instant watermark) {
         Objects.requireNonNull(watermark, "watermark must not be null");
         long ms = watermark.toEpochMilli();
-        if (ms < engine.watermarkMs) {
+        if (ms < engine.watermarkMs()) {
             throw new IllegalArgumentException("advanceWatermarkTo(" + watermark + ") is before the current watermark "
                     + watermark() + "; watermarks never move backwards");
         }
-        engine.watermarkMs = ms;
-        List<BatchResult<K, I, O>> ran = new ArrayList<>();
-        if (!isProcessingTime() && engine.wantsNoDataBatch()) {
-            ran.add(record(engine.runBatch(List.of(), false)));
-        }
-        return new RunResult<>(ran);
+        engine.forceWatermark(ms);
+        return record(loop.watermarkForced());
+    }
+
+    /** When the next trigger runs if the clock gets there (now, with a zero interval outside ProcessingTime mode). */
+    public Instant nextTriggerTime() {
+        return loop.nextTriggerTime();
+    }
+
+    /** The rows added to the source that no batch has read yet, in arrival order. */
+    public List<I> waitingRows() {
+        return loop.waiting();
+    }
+
+    /** False between {@link #stop()} and {@link #start()}. */
+    public boolean isRunning() {
+        return loop.running();
     }
 
     /** The current processing time (the next batch's timestamp). */
     public Instant processingTime() {
-        return Instant.ofEpochMilli(engine.processingTimeMs);
+        return Instant.ofEpochMilli(engine.processingTimeMs());
     }
 
     /** The current watermark: the next batch's eviction watermark. */
     public Instant watermark() {
-        return Instant.ofEpochMilli(engine.watermarkMs);
+        return Instant.ofEpochMilli(engine.watermarkMs());
     }
 
     /** The id the next micro-batch will get. */
     public long nextBatchId() {
-        return engine.nextBatchId;
+        return engine.nextBatchId();
     }
 
     /** Every batch run so far (none when built with {@code keepHistory(false)}). */
@@ -396,28 +452,21 @@ public final class TwsSimulator<K, I, O> {
         return engine.query;
     }
 
-    /** Moves the clock, never backwards; true if it moved. */
-    private boolean moveClock(Instant time) {
+    /** {@code time} in epoch ms, checked not to be before the clock. */
+    private long checkClockMove(Instant time) {
         Objects.requireNonNull(time, "time must not be null");
         long ms = time.toEpochMilli();
-        if (ms < engine.processingTimeMs) {
+        if (ms < engine.processingTimeMs()) {
             throw new IllegalArgumentException("processing time " + time + " is before the current processing time "
                     + processingTime() + "; processing time never moves backwards");
         }
-        boolean moved = ms > engine.processingTimeMs;
-        engine.processingTimeMs = ms;
-        engine.store.scope().batchTimestampMs = ms;
-        return moved;
+        return ms;
     }
 
-    private boolean isProcessingTime() {
-        return engine.query.timeMode().equals(TimeMode.ProcessingTime());
-    }
-
-    private BatchResult<K, I, O> record(BatchResult<K, I, O> result) {
+    private RunResult<K, I, O> record(List<BatchResult<K, I, O>> ran) {
         if (keepHistory) {
-            history.add(result);
+            history.addAll(ran);
         }
-        return result;
+        return new RunResult<>(ran);
     }
 }

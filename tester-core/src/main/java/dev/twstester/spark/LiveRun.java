@@ -30,13 +30,18 @@ import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
+import dev.twstester.internal.Triggers;
 
 import scala.Tuple2;
 
 /**
- * One live streaming query, stepped through a scenario. A {@link Scenario.Restart} stops it and
- * starts a new query on the same checkpoint, source, sink and trigger clock, so Spark resumes from
- * its checkpoint; the batches of every query run go into one result.
+ * One live streaming query, stepped through a scenario with the query's trigger and a manual
+ * trigger clock. A {@link Scenario.Stop} stops it; a {@link Scenario.Start} starts a new query on
+ * the same checkpoint, source, sink and clock, so Spark resumes from its checkpoint; the batches of
+ * every query run go into one result. With a zero interval outside ProcessingTime mode, each step
+ * waits until Spark has processed all available data ({@code processAllAvailable}); otherwise
+ * (ProcessingTime mode with a zero interval runs as a 1 ms interval) a step that brings a trigger
+ * due waits until the stream waits on the clock again.
  */
 final class LiveRun<K, I, O> implements AutoCloseable {
     private final TwsQuery<K, I, O> query;
@@ -45,6 +50,12 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final String checkpoint;
     private final String runId;
     private final boolean processingTime;
+    /** The trigger interval the query runs with (see {@link Triggers#effectiveIntervalMs}). */
+    private final long intervalMs;
+    /** Rows added since the last data batch read the source. */
+    private final List<I> waiting = new ArrayList<>();
+    private boolean running;
+    private long nextTriggerMs;
     private final MemoryStream<I> stream;
     private final MemorySink sink = SparkStreaming.memorySink();
     private final SparkStreaming.StepClock clock = new SparkStreaming.StepClock(0L);
@@ -64,6 +75,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         this.checkpoint = checkpoint.toString();
         this.runId = runId;
         this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime());
+        this.intervalMs = Triggers.effectiveIntervalMs(query.triggerIntervalMs(), processingTime);
         this.inputCodec = RowCodec.of(query.inputEncoder());
         this.outputCodec = RowCodec.of(query.outputEncoder());
         this.eventTimeIndex = query.eventTimeColumn().map(inputCodec::fieldIndex).orElse(-1);
@@ -78,15 +90,24 @@ final class LiveRun<K, I, O> implements AutoCloseable {
 
     /**
      * Starts a query run on the checkpoint, with a new processor instance (so Spark's driver-side
-     * init/close pass runs on a fresh one, as after a real restart). In ProcessingTime mode waits
-     * until the trigger idles at the current clock time: no batch runs before the run's first data.
+     * init/close pass runs on a fresh one, as after a real restart), and waits until its first
+     * trigger (a data batch if rows wait, else nothing) is done.
      */
     private void start() throws Exception {
         Dataset<O> out = transformWithState();
-        streamingQuery = SparkStreaming.start(spark, out, sink, processingTime ? 1 : 0, clock, checkpoint);
-        if (processingTime) {
-            awaitWaitingAt(clock.getTimeMillis());
+        streamingQuery = SparkStreaming.start(spark, out, sink, intervalMs, clock, checkpoint);
+        running = true;
+        runTriggerDue(clock.getTimeMillis());
+    }
+
+    /** With a zero interval: every trigger until one runs nothing; else the trigger at {@code nowMs}. */
+    private void runTriggerDue(long nowMs) throws Exception {
+        if (intervalMs == 0) {
+            streamingQuery.processAllAvailable();
+        } else {
+            awaitWaitingAt(nowMs);
         }
+        nextTriggerMs = Triggers.nextTriggerTime(intervalMs, nowMs);
     }
 
     private Dataset<O> transformWithState() {
@@ -130,17 +151,28 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         try {
             if (step instanceof Scenario.Input<I> input) {
                 input(input);
+            } else if (step instanceof Scenario.AddData<I> add) {
+                addData(add.rows());
+                if (running && intervalMs == 0) {
+                    streamingQuery.processAllAvailable();
+                }
             } else if (step instanceof Scenario.Tick<I> tick) {
-                tick(tick.to().toEpochMilli());
+                moveClock(tick.to().toEpochMilli());
+            } else if (step instanceof Scenario.Stop<I>) {
+                requireRunning();
+                streamingQuery.stop();
+                running = false;
+            } else if (running) {
+                throw new IllegalStateException("the query is already running; a Start step needs a Stop before it");
             } else {
-                restart();
+                start();
             }
+            collect();
         } catch (LiveRunException e) {
             throw e;
         } catch (Exception e) {
             try {
-                // the batches that completed before the failure; an input step's rows belong to its first batch
-                collect(step instanceof Scenario.Input<I> input ? input.rows() : null);
+                collect(); // the batches that completed before the failure
             } catch (RuntimeException secondary) {
                 e.addSuppressed(secondary);
             }
@@ -148,44 +180,53 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         }
     }
 
+    /** A batch at the trigger at {@code at}, or the next trigger: rows added, then the clock moved there. */
     private void input(Scenario.Input<I> input) throws Exception {
+        requireRunning();
         long now = clock.getTimeMillis();
-        if (processingTime) {
-            if (input.at() == null || input.at().toEpochMilli() <= now) {
-                throw new IllegalArgumentException("in ProcessingTime mode live Spark runs a batch only on a clock tick: "
-                        + "give each input a processing time later than the previous step (Scenario.Builder.batchAt), "
-                        + "not " + input.at() + " at clock " + Instant.ofEpochMilli(now));
-            }
-            SparkStreaming.addData(stream, input.rows());
-            clock.setTime(input.at().toEpochMilli());
-            awaitWaitingAt(input.at().toEpochMilli());
-        } else {
+        if (intervalMs == 0) {
             if (input.at() != null) {
                 requireForward(input.at().toEpochMilli(), now);
                 clock.setTime(input.at().toEpochMilli());
             }
-            SparkStreaming.addData(stream, input.rows());
+            addData(input.rows());
             streamingQuery.processAllAvailable();
+            return;
         }
-        collect(input.rows());
+        if (input.at() == null && processingTime && query.triggerIntervalMs() == 0) {
+            throw new IllegalArgumentException("in ProcessingTime mode with a zero trigger interval live Spark runs a "
+                    + "batch only on a clock move: give each input a processing time later than the previous step "
+                    + "(Scenario.Builder.batchAt), not the current clock " + Instant.ofEpochMilli(now));
+        }
+        long at = input.at() == null ? nextTriggerMs : input.at().toEpochMilli();
+        requireForward(at, now);
+        if (at < nextTriggerMs) {
+            throw new IllegalArgumentException("no trigger runs at " + Instant.ofEpochMilli(at) + ": with a trigger "
+                    + "interval of " + intervalMs + " ms the next one runs at " + Instant.ofEpochMilli(nextTriggerMs));
+        }
+        addData(input.rows());
+        clock.setTime(at);
+        runTriggerDue(at);
     }
 
-    private void tick(long to) throws Exception {
+    private void addData(List<I> rows) {
+        waiting.addAll(rows);
+        SparkStreaming.addData(stream, rows);
+    }
+
+    /** The clock moves; a running query runs the trigger that comes due by then, if any. */
+    private void moveClock(long to) throws Exception {
         requireForward(to, clock.getTimeMillis());
         clock.setTime(to);
-        if (processingTime) {
-            awaitWaitingAt(to);
-            collect(null);
+        if (running && intervalMs > 0 && to >= nextTriggerMs) {
+            runTriggerDue(to);
         }
     }
 
-    /**
-     * Stops the query (every batch of the steps before has finished and committed) and starts a
-     * new one from the checkpoint. The stopped query's progress was read by the step that ran it.
-     */
-    private void restart() throws Exception {
-        streamingQuery.stop();
-        start();
+    private void requireRunning() {
+        if (!running) {
+            throw new IllegalStateException("the query is stopped: a Start step must come first");
+        }
     }
 
     private static void requireForward(long to, long now) {
@@ -210,20 +251,37 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         }
     }
 
-    /** Reads the batches that ran since the last step; the first one of an input step had its rows. */
-    private void collect(List<I> rows) {
+    /**
+     * Reads the batches that ran since the last step. A batch whose source offsets moved is a data
+     * batch and read every row waiting in the source.
+     */
+    private void collect() {
         for (StreamingQueryProgress p : streamingQuery.recentProgress()) {
             if (p.durationMs().containsKey("addBatch")) {
                 progress.putIfAbsent(p.batchId(), p);
             }
         }
-        List<I> pending = rows;
         for (Map.Entry<Long, StreamingQueryProgress> e : progress.entrySet()) {
             if (e.getKey() >= nextBatchId()) {
-                batches.add(batch(e.getValue(), pending));
-                pending = null;
+                StreamingQueryProgress p = e.getValue();
+                List<I> rows = null;
+                if (readSource(p)) {
+                    rows = new ArrayList<>(waiting);
+                    waiting.clear();
+                }
+                batches.add(batch(p, rows));
             }
         }
+    }
+
+    /** Whether the batch read new offsets of the source (a data batch, possibly of no rows). */
+    private static boolean readSource(StreamingQueryProgress p) {
+        for (var source : p.sources()) {
+            if (!java.util.Objects.equals(source.startOffset(), source.endOffset())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private long nextBatchId() {

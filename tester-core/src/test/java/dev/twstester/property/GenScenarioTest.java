@@ -159,9 +159,9 @@ class GenScenarioTest {
         assertThat(s.lateWatermarkMs(4)).isEqualTo(T0 + 20_000);
         assertThat(s.toScenario(ProbeEvent::of).steps()).containsExactly(
                 new Scenario.Input<>(List.of(new ProbeEvent("x", T0 + 30_000, "add")), null),
-                new Scenario.Restart<>(),
+                new Scenario.Stop<>(), new Scenario.Start<>(),
                 new Scenario.Tick<>(Instant.ofEpochMilli(5_000)),
-                new Scenario.Restart<>(),
+                new Scenario.Stop<>(), new Scenario.Start<>(),
                 new Scenario.Input<>(List.of(new ProbeEvent("x", T0 + 20_000, "checkout")), null));
         // the simulator agrees with the model: the restarted query still drops x@+20s
         assertThat(ProbeProcessor.run(s).droppedLate()).containsExactly(new ProbeEvent("x", T0 + 20_000, "checkout"));

@@ -78,7 +78,7 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
         return sim;
     }
 
-    /** {@link TwsSimulator#runBatch(List)}: one micro-batch, then the no-data batch Spark would run next. */
+    /** {@link TwsSimulator#runBatch(List)}: one micro-batch at the next trigger (see there). */
     public RunResult<K, I, O> runBatch(List<I> rows) {
         Objects.requireNonNull(rows, "rows must not be null");
         return recorder.call("runBatch(" + rows(rows) + ")", List.of(new Scenario.Input<>(rows, null)), null,
@@ -125,7 +125,7 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
                 () -> recorder.simulator().run(scenario));
     }
 
-    /** {@link TwsSimulator#advanceProcessingTime}: a trigger tick {@code duration} later. */
+    /** {@link TwsSimulator#advanceProcessingTime}: the clock moves {@code duration} on; a trigger due by then runs. */
     public RunResult<K, I, O> advanceProcessingTime(Duration duration) {
         Objects.requireNonNull(duration, "duration must not be null");
         Instant to = recorder.simulator().processingTime().plus(duration);
@@ -133,19 +133,47 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
                 () -> recorder.simulator().advanceProcessingTime(duration));
     }
 
-    /** {@link TwsSimulator#setProcessingTime}: a trigger tick at {@code time}. */
+    /** {@link TwsSimulator#setProcessingTime}: the clock moves to {@code time}; a trigger due by then runs. */
     public RunResult<K, I, O> setProcessingTime(Instant time) {
         Objects.requireNonNull(time, "time must not be null");
         return recorder.call("setProcessingTime(" + time + ")", List.of(new Scenario.Tick<>(time)), null,
                 () -> recorder.simulator().setProcessingTime(time));
     }
 
-    /** {@link TwsSimulator#restart}: the query restarts from its checkpoint (replayed live as a restart). */
-    public void restart() {
-        recorder.call("restart()", List.of(new Scenario.Restart<>()), null, () -> {
-            recorder.simulator().restart();
+    /** {@link TwsSimulator#addData}: rows reach the source; the trigger that reads them runs their batch. */
+    public RunResult<K, I, O> addData(List<I> rows) {
+        Objects.requireNonNull(rows, "rows must not be null");
+        return recorder.call("addData(" + rows(rows) + ")", List.of(new Scenario.AddData<>(rows)), null,
+                () -> recorder.simulator().addData(rows));
+    }
+
+    /** {@link TwsSimulator#stop}: the query stops; nothing runs until {@link #start()}. */
+    public void stop() {
+        recorder.call("stop()", List.of(new Scenario.Stop<>()), null, () -> {
+            recorder.simulator().stop();
             return new RunResult<>(List.of());
         });
+    }
+
+    /** {@link TwsSimulator#start}: the stopped query starts again from its checkpoint. */
+    public RunResult<K, I, O> start() {
+        return recorder.call("start()", List.of(new Scenario.Start<>()), null, () -> recorder.simulator().start());
+    }
+
+    /** {@link TwsSimulator#restart}: the query stops and starts again from its checkpoint. */
+    public RunResult<K, I, O> restart() {
+        return recorder.call("restart()", List.of(new Scenario.Stop<>(), new Scenario.Start<>()), null,
+                () -> recorder.simulator().restart());
+    }
+
+    /** {@link TwsSimulator#nextTriggerTime}: when the next trigger runs if the clock gets there. */
+    public Instant nextTriggerTime() {
+        return recorder.simulator().nextTriggerTime();
+    }
+
+    /** {@link TwsSimulator#waitingRows}: rows added that no batch has read yet. */
+    public List<I> waitingRows() {
+        return recorder.simulator().waitingRows();
     }
 
     /** {@link TwsSimulator#advanceWatermarkTo}: forces the watermark up (a test convenience, no live replay). */

@@ -143,24 +143,36 @@ public final class TraceFiles {
 
         private ObjectNode step(Scenario.Step<I> step) throws IOException {
             if (step instanceof Scenario.Input<I> input) {
-                String file = String.format(Locale.ROOT, "%03d.jsonl", ++files);
-                StringBuilder rows = new StringBuilder();
-                for (I row : input.rows()) {
-                    rows.append(JsonRows.toJson(inputs.toExternalRow(row), inputs.schema())).append('\n');
-                }
-                Files.writeString(dir.resolve(file), rows, StandardCharsets.UTF_8);
+                String file = rowsFile(input.rows());
                 String at = input.at() == null ? "current" : input.at().toString();
                 plan.append("input ").append(file).append(" at=").append(at).append('\n');
                 return NODES.objectNode().put("step", "input").put("file", file).put("rows", input.rows().size())
                         .put("at", input.at() == null ? null : input.at().toString());
             }
-            if (step instanceof Scenario.Restart<I>) {
-                plan.append("restart\n");
-                return NODES.objectNode().put("step", "restart");
+            if (step instanceof Scenario.AddData<I> add) {
+                String file = rowsFile(add.rows());
+                plan.append("add ").append(file).append('\n');
+                return NODES.objectNode().put("step", "add").put("file", file).put("rows", add.rows().size());
+            }
+            if (step instanceof Scenario.Stop<I> || step instanceof Scenario.Start<I>) {
+                String name = step instanceof Scenario.Stop<I> ? "stop" : "start";
+                plan.append(name).append('\n');
+                return NODES.objectNode().put("step", name);
             }
             String to = ((Scenario.Tick<I>) step).to().toString();
             plan.append("tick to=").append(to).append('\n');
             return NODES.objectNode().put("step", "tick").put("to", to);
+        }
+
+        /** Writes the next numbered rows file; returns its name. */
+        private String rowsFile(List<I> stepRows) throws IOException {
+            String file = String.format(Locale.ROOT, "%03d.jsonl", ++files);
+            StringBuilder rows = new StringBuilder();
+            for (I row : stepRows) {
+                rows.append(JsonRows.toJson(inputs.toExternalRow(row), inputs.schema())).append('\n');
+            }
+            Files.writeString(dir.resolve(file), rows, StandardCharsets.UTF_8);
+            return file;
         }
 
         /** A flat key bare, a struct key as an object, as RunResultJson writes keys. */

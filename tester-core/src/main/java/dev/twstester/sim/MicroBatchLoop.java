@@ -1,0 +1,234 @@
+package dev.twstester.sim;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.spark.sql.streaming.TimeMode;
+
+import dev.twstester.BatchResult;
+import dev.twstester.internal.Triggers;
+
+/**
+ * Spark's micro-batch loop around the operator: the source's waiting rows, the trigger, start and
+ * stop. The one place that decides which batch runs when ({@code MicroBatchExecution} with
+ * {@code ProcessingTimeExecutor} and a manual clock):
+ * <ul>
+ *   <li>A trigger runs at most one batch: a data batch with every row waiting in the source, else
+ *   the no-data batch the last batch asked for ({@link Engine#wantsNoDataBatch()}), else nothing.
+ *   A data batch that finds a no-data batch pending takes its place (late rows filtered with the
+ *   last batch's watermark, timers and eviction with the new one).</li>
+ *   <li>With an interval, triggers run at start and then when the clock reaches the next multiple
+ *   of the interval after the last trigger; a clock move past several of them runs one trigger, at
+ *   the new time, as Spark's trigger does when it falls behind.</li>
+ *   <li>With a zero interval, triggers run back to back until one runs nothing: rows are picked up
+ *   as soon as they arrive, a no-data batch follows at once. In ProcessingTime mode, where every
+ *   trigger after the first batch runs a batch, Spark would loop without end; the loop runs one
+ *   trigger per clock move instead, as a 1 ms interval would.</li>
+ *   <li>A start runs one trigger at once; no no-data batch follows a start (the run has no
+ *   previous batch), so a stop skips a pending no-data batch. A stopped query runs nothing: rows
+ *   wait, the clock moves freely.</li>
+ * </ul>
+ */
+final class MicroBatchLoop<K, I, O> {
+    private final Engine<K, I, O> engine;
+    /** The trigger interval; 1 for ProcessingTime mode with a zero interval (see the class comment). */
+    private final long intervalMs;
+    /** A zero interval outside ProcessingTime mode: triggers run back to back until idle. */
+    private final boolean backToBack;
+    /** A zero interval in ProcessingTime mode: {@code runBatch} may run a trigger at the current time. */
+    private final boolean triggerNow;
+    /** Rows added since the last data batch read the source. */
+    private List<I> waiting = List.of();
+    /** Whether anything was added since then (an empty add still makes a new offset, so a batch). */
+    private boolean dataWaiting;
+    private boolean running = true;
+    private long nextTriggerMs;
+
+    MicroBatchLoop(Engine<K, I, O> engine) {
+        this.engine = engine;
+        long interval = engine.query.triggerIntervalMs();
+        boolean processingTime = engine.query.timeMode().equals(TimeMode.ProcessingTime());
+        this.intervalMs = Triggers.effectiveIntervalMs(interval, processingTime);
+        this.backToBack = this.intervalMs == 0;
+        this.triggerNow = interval == 0 && processingTime;
+        // the start's own trigger found nothing to do
+        this.nextTriggerMs = nextTriggerAfter(engine.processingTimeMs());
+    }
+
+    /** Rows reach the source; a running query with a zero interval reads them at once. */
+    List<BatchResult<K, I, O>> addData(List<I> rows) {
+        arrive(new ArrayList<>(rows));
+        return running && backToBack ? untilIdle() : List.of();
+    }
+
+    /** The clock moves to {@code toMs}; a trigger runs there if one has come due. */
+    List<BatchResult<K, I, O>> moveClock(long toMs) {
+        engine.setClock(toMs);
+        if (!running || backToBack || toMs < nextTriggerMs) {
+            return List.of();
+        }
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(1);
+        trigger(ran, null, null);
+        return ran;
+    }
+
+    /**
+     * One trigger now, with {@code rows} waiting: the short form behind {@code runBatch}. With a zero
+     * interval that is the next trigger anyway; with an interval, the clock first moves to the next
+     * trigger time, except in ProcessingTime mode with a zero interval, where Spark's endless loop
+     * reads rows at the current time. {@code knownKey} (with {@code keyObject}) is the one key of
+     * every row, when known; the source must then hold no other rows.
+     */
+    List<BatchResult<K, I, O>> runNextTrigger(List<I> rows, Bytes knownKey, K keyObject) {
+        requireRunning("run a batch");
+        if (knownKey != null && dataWaiting) {
+            throw new IllegalStateException(waiting.size() + " rows added earlier wait in the source and would "
+                    + "join this one-key batch; run them first (move the clock to " + nextTriggerTime()
+                    + ") or use runBatch(rows)");
+        }
+        arrive(rows);
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+        if (!backToBack && !triggerNow) {
+            engine.setClock(Math.max(engine.processingTimeMs(), nextTriggerMs));
+        }
+        trigger(ran, knownKey, keyObject);
+        if (backToBack) {
+            ran.addAll(untilIdle());
+        }
+        return ran;
+    }
+
+    /**
+     * The trigger at {@code atMs} finds {@code rows} waiting: the short form behind {@code runBatchAt}.
+     * With a zero interval the clock moves there without a trigger of its own.
+     */
+    List<BatchResult<K, I, O>> runTriggerAt(long atMs, List<I> rows) {
+        requireRunning("run a batch");
+        if (!backToBack && !triggerNow && atMs < nextTriggerMs) {
+            throw new IllegalArgumentException("no trigger runs at " + Instant.ofEpochMilli(atMs) + ": with a trigger "
+                    + "interval of " + intervalMs + " ms the next one runs at " + Instant.ofEpochMilli(nextTriggerMs)
+                    + "; use addData(rows) and move the clock, or runBatch(rows) for the next trigger");
+        }
+        engine.setClock(atMs);
+        return runNextTrigger(rows, null, null);
+    }
+
+    /**
+     * Batches that arrive back to back, each waiting when the one before ends. With a zero interval
+     * they run at once, one data batch each, and the no-data batch (if due) after the last; with an
+     * interval, each runs at the next trigger time.
+     */
+    List<BatchResult<K, I, O>> runBackToBack(List<List<I>> batches) {
+        requireRunning("run a batch");
+        if (!backToBack) {
+            List<BatchResult<K, I, O>> ran = new ArrayList<>();
+            for (List<I> rows : batches) {
+                ran.addAll(runNextTrigger(rows, null, null));
+            }
+            return ran;
+        }
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        for (List<I> rows : batches) {
+            arrive(rows);
+            trigger(ran, null, null);
+        }
+        if (!batches.isEmpty()) {
+            ran.addAll(untilIdle());
+        }
+        return ran;
+    }
+
+    /** After the watermark was forced forward: with a zero interval its no-data batch runs at once. */
+    List<BatchResult<K, I, O>> watermarkForced() {
+        return running && backToBack ? untilIdle() : List.of();
+    }
+
+    /** Stops the query: nothing runs until {@link #start()}; a pending no-data batch will not run. */
+    void stop() {
+        requireRunning("stop it");
+        running = false;
+    }
+
+    /** Starts a new run from the checkpoint (driver pass included) and runs its first trigger now. */
+    List<BatchResult<K, I, O>> start() {
+        if (running) {
+            throw new IllegalStateException("the query is already running; stop() it first, or use restart()");
+        }
+        engine.restart();
+        running = true;
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+        trigger(ran, null, null);
+        if (backToBack) {
+            ran.addAll(untilIdle());
+        }
+        return ran;
+    }
+
+    boolean running() {
+        return running;
+    }
+
+    /** The rows waiting in the source for the next data batch. */
+    List<I> waiting() {
+        return java.util.Collections.unmodifiableList(new ArrayList<>(waiting));
+    }
+
+    /** When the next trigger runs: now with a zero interval (outside ProcessingTime mode). */
+    Instant nextTriggerTime() {
+        return Instant.ofEpochMilli(backToBack ? engine.processingTimeMs() : nextTriggerMs);
+    }
+
+    /** Rows reach the source: the list itself when nothing waits (it is read before the caller returns), else a merged copy. */
+    private void arrive(List<I> rows) {
+        if (!dataWaiting) {
+            waiting = rows;
+        } else {
+            List<I> merged = new ArrayList<>(waiting.size() + rows.size());
+            merged.addAll(waiting);
+            merged.addAll(rows);
+            waiting = merged;
+        }
+        dataWaiting = true;
+    }
+
+    private List<BatchResult<K, I, O>> untilIdle() {
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+        while (trigger(ran, null, null)) {
+            // each trigger runs at most one batch; a no-data batch never asks for another
+        }
+        return ran;
+    }
+
+    /**
+     * One trigger at the current time; true if it ran a batch. A data batch takes every waiting row
+     * out of the source first: if it fails, its rows are gone with it (Spark would stop the query and
+     * read them again after a restart), and the state is as before the batch.
+     */
+    private boolean trigger(List<BatchResult<K, I, O>> ran, Bytes knownKey, K keyObject) {
+        nextTriggerMs = nextTriggerAfter(engine.processingTimeMs());
+        if (dataWaiting) {
+            List<I> rows = waiting;
+            waiting = List.of();
+            dataWaiting = false;
+            ran.add(engine.runBatch(rows, true, knownKey, keyObject));
+            return true;
+        }
+        if (engine.wantsNoDataBatch()) {
+            ran.add(engine.runBatch(List.of(), false));
+            return true;
+        }
+        return false;
+    }
+
+    private long nextTriggerAfter(long nowMs) {
+        return Triggers.nextTriggerTime(intervalMs, nowMs);
+    }
+
+    private void requireRunning(String what) {
+        if (!running) {
+            throw new IllegalStateException("the query is stopped: start() it before you " + what
+                    + " (rows added while it is stopped wait in the source)");
+        }
+    }
+}
