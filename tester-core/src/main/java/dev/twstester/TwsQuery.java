@@ -56,7 +56,7 @@ public final class TwsQuery<K, I, O> {
     private final int shufflePartitions;
     private final Trigger trigger;
 
-    private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions) {
+    private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions, Trigger trigger) {
         this.processor = q.processor;
         this.keyFunction = q.keyFunction;
         this.keyEncoder = q.keyEncoder;
@@ -69,7 +69,7 @@ public final class TwsQuery<K, I, O> {
         this.initialState = q.initialState;
         this.outputEventTimeColumn = q.outputEventTimeColumn;
         this.shufflePartitions = shufflePartitions;
-        this.trigger = q.trigger;
+        this.trigger = trigger;
     }
 
     private TwsQuery(Builder<K, I, O> b) {
@@ -174,7 +174,14 @@ public final class TwsQuery<K, I, O> {
 
     /** The same query with {@code spark.sql.shuffle.partitions} set to {@code partitions}. */
     public TwsQuery<K, I, O> withShufflePartitions(int partitions) {
-        return new TwsQuery<>(this, requirePartitions(partitions));
+        return new TwsQuery<>(this, requirePartitions(partitions), trigger);
+    }
+
+    /** The same query with another trigger (see {@link Builder#trigger}). */
+    public TwsQuery<K, I, O> withTrigger(Trigger trigger) {
+        Objects.requireNonNull(trigger, "trigger must not be null");
+        Triggers.intervalMs(trigger); // fails for a trigger that is not modelled
+        return new TwsQuery<>(this, shufflePartitions, trigger);
     }
 
     private static int requirePartitions(int partitions) {
