@@ -12,92 +12,68 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.Trigger;
 
 import dev.twstester.Scenario;
+import dev.twstester.Scenario.Step;
 import dev.twstester.TwsQuery;
+import dev.twstester.io.ScenarioPlan;
 
 /**
- * A generated, shrinkable scenario: input steps of {@link GenEvent}s, processing-time ticks and
- * restarts from the checkpoint, independent of the user's row type until
- * {@link #toScenario(EventFactory)} turns it into a {@link Scenario} the simulator or live Spark
- * replays, optionally with a shuffle partition count for the query ({@link #applyTo}). Immutable;
- * {@link ScenarioGenerator} makes them, {@link Shrinker} reduces them, {@link #describe()} prints
- * them as a step list.
+ * A generated, shrinkable scenario: the steps of a {@link Scenario} over {@link GenEvent}s (input
+ * batches, rows added to the source, clock ticks, stops and starts from the checkpoint),
+ * independent of the user's row type until {@link #toScenario(EventFactory)} turns it into a
+ * {@link Scenario} the simulator or live Spark replays, optionally with a shuffle partition count
+ * and a trigger interval for the query ({@link #applyTo}). Immutable; {@link ScenarioGenerator}
+ * makes them, {@link Shrinker} reduces them, {@link #describe()} prints them as a step list.
  *
  * <pre>{@code
- * GenScenario gen = GenScenario.of(TimeMode.EventTime(), List.of(
- *                 new GenScenario.Input(List.of(new GenEvent("a", t0 + 30_000, 0)), null),
- *                 new GenScenario.Input(List.of(new GenEvent("a", t0 + 20_000, 0)), null)))
+ * GenScenario gen = GenScenario.of(TimeMode.EventTime(), Scenario.<GenEvent>builder()
+ *                 .addData(List.of(new GenEvent("a", t0 + 30_000, 0)))
+ *                 .tick(Instant.ofEpochSecond(1))             // the trigger at 1 s runs the batch
+ *                 .stop()
+ *                 .addData(List.of(new GenEvent("a", t0 + 20_000, 0)))
+ *                 .start()                                   // the start's trigger reads the row
+ *                 .build().steps())
  *         .withEventTimeBase(Instant.ofEpochMilli(t0))
- *         .withWatermarkDelay(Duration.ofSeconds(10));
- * gen.isDroppedLate(1, gen.inputEvents(1).get(0));      // true: 20s <= 30s - 10s
- * RunResult<String, CartEvent, CartAlert> run = new TwsSimulator<>(query).run(gen.toScenario(carts));
+ *         .withWatermarkDelay(Duration.ofSeconds(10))
+ *         .withTriggerInterval(Duration.ofSeconds(1));
+ * TwsQuery<String, CartEvent, CartAlert> q = gen.applyTo(CartWatch.query());
+ * RunResult<String, CartEvent, CartAlert> run = new TwsSimulator<>(q).run(gen.toScenario(carts));
  * System.out.println(gen.describe());
  * }</pre>
  *
  * <h2>Validity</h2>
- * Processing time never moves backwards: an input's {@code atMs} and a tick's {@code toMs} are at
- * or after the time of the step before (the clock starts at the epoch). In ProcessingTime mode,
- * as live Spark needs, every input has an {@code atMs} and every step time is strictly later than
- * the one before. A {@link Restart} has no time and does not move the clock. The factory and the
- * {@code with*} methods throw {@link IllegalArgumentException} for a scenario that breaks these rules.
- *
- * <h2>The watermark model</h2>
- * {@link #lateWatermarkMs(int)} is the watermark a step's rows are compared with:
- * {@code max(0, max event time of all earlier input steps - delay)}, late rows included. It
- * matches the simulator's replay of {@link #toScenario} in EventTime mode with Append or Update
- * output (the no-data batch after a watermark advance runs before the next input, so a restart
- * resumes from it). With Complete output Spark runs no such batch and the late-row watermark lags
- * one input step behind.
+ * The factory and the {@code with*} methods throw {@link IllegalArgumentException} for steps that
+ * cannot run. Processing time never moves backwards: an input's {@code at} and a tick's {@code to}
+ * are at or after the time of the step before (the clock starts at the epoch). {@code Stop} and
+ * {@code Start} alternate, starting with {@code Stop}; no {@code Input} runs while the query is
+ * stopped ({@code AddData} and {@code Tick} may). In ProcessingTime mode with a zero trigger
+ * interval every input has an {@code at}, and in ProcessingTime mode every step time is strictly
+ * later than the one before (live Spark runs one trigger per clock move there). With a trigger
+ * interval above zero a scenario has no {@code Input} steps: rows arrive by {@code AddData} and
+ * the triggers the ticks reach run them, so the steps stay valid whenever triggers run. Which
+ * batches run, and when, is for the engines to say: this class does not predict them.
  */
 public final class GenScenario {
     private final TimeMode timeMode;
     private final Instant eventTimeBase;
     private final Duration watermarkDelay;
     private final List<String> variantNames;
-    private final List<Step> steps;
+    private final List<Step<GenEvent>> steps;
     private final Integer shufflePartitions;
-
-    /** One step of a generated scenario. */
-    public sealed interface Step permits Input, Tick, Restart {}
-
-    /**
-     * Events that arrive while the query is idle; one micro-batch runs with them at processing
-     * time {@code atMs}, or at the current processing time when {@code atMs} is null.
-     *
-     * @param events the events in arrival order (possibly none: an empty batch)
-     * @param atMs   the trigger's processing time in epoch ms, or null for "now"
-     */
-    public record Input(List<GenEvent> events, Long atMs) implements Step {
-        public Input {
-            events = List.copyOf(Objects.requireNonNull(events, "events must not be null"));
-        }
-    }
-
-    /**
-     * The processing-time clock moves to {@code toMs}: a trigger tick, which runs a no-data batch
-     * in ProcessingTime mode once a batch has run and nothing in the other modes.
-     *
-     * @param toMs the new processing time in epoch ms
-     */
-    public record Tick(long toMs) implements Step {}
-
-    /**
-     * The query stops and starts again from its checkpoint ({@link Scenario.Restart}): state,
-     * timers, watermark, processing time and batch ids carry over, a fresh processor runs the
-     * driver-side init pass, and no batch runs until the next input.
-     */
-    public record Restart() implements Step {}
+    private final Duration triggerInterval;
 
     private GenScenario(TimeMode timeMode, Instant eventTimeBase, Duration watermarkDelay, List<String> variantNames,
-            List<Step> steps, Integer shufflePartitions) {
+            List<Step<GenEvent>> steps, Integer shufflePartitions, Duration triggerInterval) {
         this.timeMode = Objects.requireNonNull(timeMode, "timeMode must not be null");
         this.eventTimeBase = Objects.requireNonNull(eventTimeBase, "eventTimeBase must not be null");
         this.watermarkDelay = watermarkDelay;
         this.variantNames = List.copyOf(variantNames);
         this.steps = List.copyOf(Objects.requireNonNull(steps, "steps must not be null"));
         this.shufflePartitions = shufflePartitions;
-        String problem = problem(timeMode, this.steps);
+        this.triggerInterval = triggerInterval;
+        String problem = problem(timeMode, intervalMs(triggerInterval), this.steps);
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
@@ -105,21 +81,22 @@ public final class GenScenario {
 
     /**
      * A scenario for a query in {@code timeMode} with the given steps, event-time base the epoch,
-     * no watermark, variants named by number and no shuffle partition count of its own.
+     * no watermark, variants named by number, and no shuffle partition count or trigger interval
+     * of its own (the query's apply; the steps must be valid for a zero interval).
      */
-    public static GenScenario of(TimeMode timeMode, List<? extends Step> steps) {
-        return new GenScenario(timeMode, Instant.EPOCH, null, List.of(), new ArrayList<>(steps), null);
+    public static GenScenario of(TimeMode timeMode, List<? extends Step<GenEvent>> steps) {
+        return new GenScenario(timeMode, Instant.EPOCH, null, List.of(), new ArrayList<>(steps), null, null);
     }
 
-    /** This scenario with other steps (same mode, base, delay, variant names and partitions). */
-    public GenScenario withSteps(List<? extends Step> newSteps) {
+    /** This scenario with other steps (same mode, base, delay, variant names, partitions and trigger). */
+    public GenScenario withSteps(List<? extends Step<GenEvent>> newSteps) {
         return new GenScenario(timeMode, eventTimeBase, watermarkDelay, variantNames, new ArrayList<>(newSteps),
-                shufflePartitions);
+                shufflePartitions, triggerInterval);
     }
 
     /** This scenario with the instant event-time offsets in {@link #describe()} count from. */
     public GenScenario withEventTimeBase(Instant base) {
-        return new GenScenario(timeMode, base, watermarkDelay, variantNames, steps, shufflePartitions);
+        return new GenScenario(timeMode, base, watermarkDelay, variantNames, steps, shufflePartitions, triggerInterval);
     }
 
     /** This scenario with the query's watermark delay ({@code withWatermark}); null for no watermark. */
@@ -127,13 +104,13 @@ public final class GenScenario {
         if (delay != null && delay.isNegative()) {
             throw new IllegalArgumentException("watermark delay must not be negative: " + delay);
         }
-        return new GenScenario(timeMode, eventTimeBase, delay, variantNames, steps, shufflePartitions);
+        return new GenScenario(timeMode, eventTimeBase, delay, variantNames, steps, shufflePartitions, triggerInterval);
     }
 
     /** This scenario with names for the variants in {@link #describe()} (index = variant). */
     public GenScenario withVariantNames(List<String> names) {
         return new GenScenario(timeMode, eventTimeBase, watermarkDelay, Objects.requireNonNull(names, "names must not be null"),
-                steps, shufflePartitions);
+                steps, shufflePartitions, triggerInterval);
     }
 
     /**
@@ -144,35 +121,75 @@ public final class GenScenario {
         if (partitions < 1) {
             throw new IllegalArgumentException("withShufflePartitions(" + partitions + "): need at least 1 partition");
         }
-        return new GenScenario(timeMode, eventTimeBase, watermarkDelay, variantNames, steps, partitions);
+        return new GenScenario(timeMode, eventTimeBase, watermarkDelay, variantNames, steps, partitions, triggerInterval);
     }
 
-    /** Why {@code steps} is not a valid scenario in {@code mode}, or null when it is. */
-    static String problem(TimeMode mode, List<Step> steps) {
-        boolean strict = Times.isProcessingTime(mode);
+    /**
+     * This scenario run by a query with trigger {@code Trigger.ProcessingTime(interval)}
+     * ({@link #applyTo}; zero is Spark's default); null for the query's own trigger. A non-zero
+     * interval takes steps without {@code Input} (see "Validity").
+     */
+    public GenScenario withTriggerInterval(Duration interval) {
+        if (interval != null && (interval.isNegative() || interval.toMillis() * 1_000_000 != interval.toNanos())) {
+            throw new IllegalArgumentException("withTriggerInterval(" + interval + "): give whole milliseconds, 0 or more");
+        }
+        return new GenScenario(timeMode, eventTimeBase, watermarkDelay, variantNames, steps, shufflePartitions, interval);
+    }
+
+    private static long intervalMs(Duration interval) {
+        return interval == null ? 0 : interval.toMillis();
+    }
+
+    /** Why {@code steps} cannot run in {@code mode} with trigger interval {@code intervalMs}, or null when they can. */
+    static String problem(TimeMode mode, long intervalMs, List<Step<GenEvent>> steps) {
+        boolean processingTime = Times.isProcessingTime(mode);
+        boolean running = true;
         long now = 0;
         for (int i = 0; i < steps.size(); i++) {
-            Step step = Objects.requireNonNull(steps.get(i), "steps must not contain null");
-            if (step instanceof Restart) {
-                continue;
-            }
-            Long t = step instanceof Input in ? in.atMs() : Long.valueOf(((Tick) step).toMs());
-            if (t == null) {
-                if (strict) {
-                    return "step " + (i + 1) + ": in ProcessingTime mode every input needs a processing time (atMs): "
-                            + "live Spark runs a batch only on a clock tick";
+            Step<GenEvent> step = Objects.requireNonNull(steps.get(i), "steps must not contain null");
+            String at = "step " + (i + 1) + ": ";
+            if (step instanceof Scenario.Stop<GenEvent> || step instanceof Scenario.Start<GenEvent>) {
+                boolean stop = step instanceof Scenario.Stop<GenEvent>;
+                if (stop != running) {
+                    return at + (stop ? "stop while the query is stopped; a start must come first"
+                            : "start while the query runs; a stop must come first");
                 }
+                running = !stop;
                 continue;
             }
-            if (strict && t <= now) {
-                return "step " + (i + 1) + ": processing time " + Times.instant(t) + " is not after " + Times.instant(now)
-                        + "; in ProcessingTime mode each step needs a strictly later time (one clock tick per step)";
+            if (step instanceof Scenario.AddData<GenEvent>) {
+                continue;
             }
-            if (t < now) {
-                return "step " + (i + 1) + ": processing time " + Times.instant(t) + " is before " + Times.instant(now)
+            Instant t;
+            if (step instanceof Scenario.Input<GenEvent> in) {
+                if (!running) {
+                    return at + "an input batch while the query is stopped; add the rows (AddData) or start it first";
+                }
+                if (intervalMs > 0) {
+                    return at + "an input step with a trigger interval of " + Times.span(intervalMs) + ": rows arrive by"
+                            + " AddData steps and ticks reach the triggers that run them";
+                }
+                if (in.at() == null) {
+                    if (processingTime) {
+                        return at + "in ProcessingTime mode every input needs a processing time (at): "
+                                + "live Spark runs a batch only on a clock move";
+                    }
+                    continue;
+                }
+                t = in.at();
+            } else {
+                t = ((Scenario.Tick<GenEvent>) step).to();
+            }
+            long ms = t.toEpochMilli();
+            if (processingTime && ms <= now) {
+                return at + "processing time " + t + " is not after " + Times.instant(now)
+                        + "; in ProcessingTime mode each step needs a strictly later time (one clock move per trigger)";
+            }
+            if (ms < now) {
+                return at + "processing time " + t + " is before " + Times.instant(now)
                         + "; processing time never moves backwards";
             }
-            now = t;
+            now = ms;
         }
         return null;
     }
@@ -196,8 +213,14 @@ public final class GenScenario {
         return variantNames;
     }
 
-    public List<Step> steps() {
+    /** The steps, in order. */
+    public List<Step<GenEvent>> steps() {
         return steps;
+    }
+
+    /** The steps as a {@link Scenario} of events. */
+    public Scenario<GenEvent> scenario() {
+        return new Scenario<>(steps);
     }
 
     /**
@@ -208,9 +231,15 @@ public final class GenScenario {
         return shufflePartitions == null ? OptionalInt.empty() : OptionalInt.of(shufflePartitions);
     }
 
+    /** The trigger interval this scenario's query runs with ({@link #withTriggerInterval}); empty for the query's own. */
+    public Optional<Duration> triggerInterval() {
+        return Optional.ofNullable(triggerInterval);
+    }
+
     /**
-     * The query to run this scenario with: {@code query} with {@link #shufflePartitions()} when
-     * the scenario has a count, else {@code query} itself. Use it for every engine compared.
+     * The query to run this scenario with: {@code query} with {@link #shufflePartitions()} and
+     * {@link #triggerInterval()} when the scenario has them, else {@code query} itself. Use it for
+     * every engine compared.
      *
      * <pre>{@code
      * TwsQuery<String, CartEvent, CartAlert> q = gen.applyTo(CartWatch.query());
@@ -220,96 +249,58 @@ public final class GenScenario {
      */
     public <K, I, O> TwsQuery<K, I, O> applyTo(TwsQuery<K, I, O> query) {
         Objects.requireNonNull(query, "query must not be null");
-        return shufflePartitions == null ? query : query.withShufflePartitions(shufflePartitions);
+        TwsQuery<K, I, O> q = shufflePartitions == null ? query : query.withShufflePartitions(shufflePartitions);
+        return triggerInterval == null ? q : q.withTrigger(Trigger.ProcessingTime(triggerInterval.toMillis()));
     }
 
-    /** Number of restart steps. */
+    /** Number of {@code Start} steps: restarts from the checkpoint. */
     public int restartCount() {
-        return (int) steps.stream().filter(s -> s instanceof Restart).count();
+        return (int) steps.stream().filter(s -> s instanceof Scenario.Start<GenEvent>).count();
     }
 
-    /** Number of events over all input steps. */
+    /** Number of events over all input and add steps. */
     public int eventCount() {
-        return steps.stream().mapToInt(s -> s instanceof Input in ? in.events().size() : 0).sum();
+        return steps.stream().mapToInt(s -> events(s).size()).sum();
     }
 
-    /** The events of input step {@code stepIndex} (0-based); empty for a tick or a restart. */
-    public List<GenEvent> inputEvents(int stepIndex) {
-        return steps.get(stepIndex) instanceof Input in ? in.events() : List.of();
+    /** The events of step {@code stepIndex} (0-based): an input's or an add's; empty for the other steps. */
+    public List<GenEvent> events(int stepIndex) {
+        return events(steps.get(stepIndex));
     }
 
-    /** The processing time (epoch ms) at step {@code stepIndex} (0-based), after the step moved the clock. */
-    public long processingTimeMs(int stepIndex) {
-        Objects.checkIndex(stepIndex, steps.size());
-        long now = 0;
-        for (int i = 0; i <= stepIndex; i++) {
-            Step s = steps.get(i);
-            if (s instanceof Input in) {
-                now = in.atMs() == null ? now : in.atMs();
-            } else if (s instanceof Tick tick) {
-                now = tick.toMs();
-            }
+    static List<GenEvent> events(Step<GenEvent> step) {
+        if (step instanceof Scenario.Input<GenEvent> in) {
+            return in.rows();
         }
-        return now;
+        return step instanceof Scenario.AddData<GenEvent> add ? add.rows() : List.of();
     }
 
     /**
-     * The watermark (epoch ms) step {@code stepIndex}'s rows are compared with: {@code max(0, max
-     * event time of all earlier inputs - delay)}; 0 without a watermark. See the class Javadoc.
-     */
-    public long lateWatermarkMs(int stepIndex) {
-        Objects.checkIndex(stepIndex, steps.size());
-        if (watermarkDelay == null) {
-            return 0;
-        }
-        long max = Long.MIN_VALUE;
-        for (int i = 0; i < stepIndex; i++) {
-            for (GenEvent e : inputEvents(i)) {
-                max = Math.max(max, e.eventTimeMs());
-            }
-        }
-        return max == Long.MIN_VALUE ? 0 : Math.max(0, max - watermarkDelay.toMillis());
-    }
-
-    /**
-     * True when the late-row filter drops {@code event} of step {@code stepIndex}: EventTime mode
-     * with a watermark and {@code eventTime <= lateWatermarkMs(stepIndex)} (equality is late).
-     */
-    public boolean isDroppedLate(int stepIndex, GenEvent event) {
-        return lateFiltering() && event.eventTimeMs() <= lateWatermarkMs(stepIndex);
-    }
-
-    private boolean lateFiltering() {
-        return watermarkDelay != null && Times.isEventTime(timeMode);
-    }
-
-    /**
-     * The replayable scenario of {@code factory}'s rows: {@code batch}, {@code batchAt},
-     * {@code tick} and {@code restart} steps. Run it with the query {@link #applyTo} gives.
+     * The replayable scenario of {@code factory}'s rows, step for step. Run it with the query
+     * {@link #applyTo} gives.
      */
     public <I> Scenario<I> toScenario(EventFactory<? extends I> factory) {
         Objects.requireNonNull(factory, "factory must not be null");
-        Scenario.Builder<I> b = Scenario.builder();
-        for (Step s : steps) {
-            if (s instanceof Input in) {
-                List<I> rows = rows(in, factory);
-                if (in.atMs() == null) {
-                    b.batch(rows);
-                } else {
-                    b.batchAt(Instant.ofEpochMilli(in.atMs()), rows);
-                }
-            } else if (s instanceof Tick tick) {
-                b.tick(Instant.ofEpochMilli(tick.toMs()));
+        List<Step<I>> out = new ArrayList<>(steps.size());
+        for (Step<GenEvent> s : steps) {
+            if (s instanceof Scenario.Input<GenEvent> in) {
+                out.add(new Scenario.Input<>(rows(in.rows(), factory), in.at()));
+            } else if (s instanceof Scenario.AddData<GenEvent> add) {
+                out.add(new Scenario.AddData<>(rows(add.rows(), factory)));
+            } else if (s instanceof Scenario.Tick<GenEvent> tick) {
+                out.add(new Scenario.Tick<>(tick.to()));
+            } else if (s instanceof Scenario.Stop<GenEvent>) {
+                out.add(new Scenario.Stop<>());
             } else {
-                b.restart();
+                out.add(new Scenario.Start<>());
             }
         }
-        return b.build();
+        return new Scenario<>(out);
     }
 
-    static <I> List<I> rows(Input in, EventFactory<? extends I> factory) {
-        List<I> rows = new ArrayList<>(in.events().size());
-        for (GenEvent e : in.events()) {
+    private static <I> List<I> rows(List<GenEvent> events, EventFactory<? extends I> factory) {
+        List<I> rows = new ArrayList<>(events.size());
+        for (GenEvent e : events) {
             rows.add(Objects.requireNonNull(factory.create(e.key(), e.eventTimeMs(), e.variant()),
                     () -> "the EventFactory returned null for " + e));
         }
@@ -318,10 +309,11 @@ public final class GenScenario {
 
     /**
      * A readable multi-line step list: a header with the time mode, watermark delay, shuffle
-     * partitions (when the scenario has a count) and sizes; per step its kind, processing time (ISO
-     * UTC and the jump from the step before), in EventTime mode with a watermark the late-row
-     * watermark, and one line per event with key, event time (ISO UTC and offset from the base),
-     * variant and whether the late-row filter drops it; restarts as their own steps.
+     * partitions and trigger interval (when the scenario has them) and sizes; per step its kind,
+     * processing time (ISO UTC and the jump from the step before; with a trigger interval whether a
+     * tick lands on a multiple of it) and one line per event with key, event time (ISO UTC and
+     * offset from the base) and variant. Which batches the steps run is not shown: the engines
+     * decide that.
      */
     public String describe() {
         StringBuilder b = new StringBuilder();
@@ -329,6 +321,9 @@ public final class GenScenario {
                 .append(watermarkDelay == null ? "no watermark" : "watermark delay " + Times.span(watermarkDelay.toMillis()));
         if (shufflePartitions != null) {
             b.append(", ").append(shufflePartitions).append(shufflePartitions == 1 ? " shuffle partition" : " shuffle partitions");
+        }
+        if (triggerInterval != null) {
+            b.append(", trigger interval ").append(Times.span(triggerInterval.toMillis()));
         }
         b.append(", event-time base ").append(eventTimeBase).append("; ")
                 .append(steps.size()).append(steps.size() == 1 ? " step, " : " steps, ")
@@ -338,40 +333,48 @@ public final class GenScenario {
             b.append(", ").append(restarts).append(restarts == 1 ? " restart" : " restarts");
         }
         long now = 0;
+        long interval = intervalMs(triggerInterval);
         for (int i = 0; i < steps.size(); i++) {
+            Step<GenEvent> s = steps.get(i);
             b.append("\n  ").append(i + 1).append(". ");
-            if (steps.get(i) instanceof Input in) {
-                describeInput(b, i, in, now);
-                now = in.atMs() == null ? now : in.atMs();
-            } else if (steps.get(i) instanceof Tick tick) {
-                b.append("tick to ").append(Times.instant(tick.toMs())).append(" (clock ")
-                        .append(Times.offset(tick.toMs() - now)).append(')');
-                now = tick.toMs();
+            if (s instanceof Scenario.Input<GenEvent> in) {
+                b.append("input, ").append(count(in.rows())).append(", ");
+                if (in.at() == null) {
+                    b.append("at the current processing time ").append(Times.instant(now));
+                } else {
+                    long at = in.at().toEpochMilli();
+                    b.append("at ").append(in.at()).append(" (clock ").append(Times.offset(at - now)).append(')');
+                    now = at;
+                }
+                describeEvents(b, in.rows());
+            } else if (s instanceof Scenario.AddData<GenEvent> add) {
+                b.append("add ").append(count(add.rows())).append(" to the source");
+                describeEvents(b, add.rows());
+            } else if (s instanceof Scenario.Tick<GenEvent> tick) {
+                long to = tick.to().toEpochMilli();
+                b.append("tick to ").append(tick.to()).append(" (clock ").append(Times.offset(to - now));
+                if (interval > 0) {
+                    b.append(to % interval == 0 ? ", a multiple of the interval" : ", between multiples of the interval");
+                }
+                b.append(')');
+                now = to;
+            } else if (s instanceof Scenario.Stop<GenEvent>) {
+                b.append("stop (nothing runs until the start; rows added wait)");
             } else {
-                b.append("restart from the checkpoint (state, timers and watermark kept; no batch before the next input)");
+                b.append("start from the checkpoint (state, timers and watermark kept; its first trigger runs now)");
             }
         }
         return b.toString();
     }
 
-    private void describeInput(StringBuilder b, int i, Input in, long now) {
-        b.append("input, ").append(in.events().isEmpty() ? "no" : in.events().size())
-                .append(in.events().size() == 1 ? " event, " : " events, ");
-        if (in.atMs() == null) {
-            b.append("at the current processing time ").append(Times.instant(now));
-        } else {
-            b.append("at ").append(Times.instant(in.atMs())).append(" (clock ").append(Times.offset(in.atMs() - now)).append(')');
-        }
-        long wm = lateWatermarkMs(i);
-        if (lateFiltering()) {
-            b.append("; late watermark ").append(wm == 0 ? Times.instant(0) + " (initial)" : eventTime(wm));
-        }
-        for (GenEvent e : in.events()) {
+    private static String count(List<GenEvent> events) {
+        return (events.isEmpty() ? "no" : String.valueOf(events.size())) + (events.size() == 1 ? " event" : " events");
+    }
+
+    private void describeEvents(StringBuilder b, List<GenEvent> events) {
+        for (GenEvent e : events) {
             b.append("\n       ").append(e.key()).append(" @ ").append(eventTime(e.eventTimeMs())).append(' ')
                     .append(variantName(e.variant()));
-            if (isDroppedLate(i, e)) {
-                b.append("  -- dropped late (").append(e.eventTimeMs() == wm ? "= watermark" : "before watermark").append(')');
-            }
         }
     }
 
@@ -384,14 +387,12 @@ public final class GenScenario {
     }
 
     /**
-     * Writes this scenario as replayable files into {@code dir} (created if missing): one file per
-     * input step, {@code 001.jsonl}, {@code 002.jsonl}, ... in step order, holding one JSON object
-     * per line (an empty batch is an empty file), and {@code scenario.txt}: a replay plan with one
-     * line per step ({@code input 001.jsonl at=current}, {@code input 002.jsonl
-     * at=1970-01-01T00:00:05Z}, {@code tick to=1970-01-01T00:00:10Z}, {@code restart}) followed by
-     * {@link #describe()}. A scenario with a shuffle partition count says so in a {@code #} comment
-     * line at the top of the plan ({@code # shuffle partitions: 3 ...}). Numbered {@code .jsonl}
-     * files left in {@code dir} by an earlier, longer scenario are deleted.
+     * Writes this scenario as replayable files into {@code dir} in {@link ScenarioPlan}'s format:
+     * one numbered JSON-lines file per input and add step ({@code 001.jsonl}, ...), and
+     * {@code scenario.txt}, the plan (one line per step), followed by {@link #describe()}. The
+     * shuffle partition count and trigger interval, when the scenario has them, are {@code #}
+     * comment lines at the top of the plan, with the options that replay them. Numbered
+     * {@code .jsonl} files left in {@code dir} by an earlier, longer scenario are deleted.
      *
      * <pre>{@code
      * shrunk.writeBatchFiles(Path.of("target/tws-failures/cart"), row -> mapper.writeValueAsString(row), carts);
@@ -400,7 +401,7 @@ public final class GenScenario {
      * @param dir        the directory to write into
      * @param toJsonLine one row as one line of JSON (no line breaks)
      * @param factory    makes the rows from the events
-     * @return the batch files written, in step order
+     * @return the rows files written, in step order
      * @throws IOException if writing fails
      */
     public <I> List<Path> writeBatchFiles(Path dir, Function<? super I, String> toJsonLine,
@@ -408,19 +409,36 @@ public final class GenScenario {
         Objects.requireNonNull(dir, "dir must not be null");
         Objects.requireNonNull(toJsonLine, "toJsonLine must not be null");
         Objects.requireNonNull(factory, "factory must not be null");
-        return ScenarioFiles.write(this, dir, toJsonLine, factory);
+        ScenarioPlan.Writer<I> w = ScenarioPlan.writer(dir, toJsonLine);
+        // comments, so that the plan's steps stay the scenario's; the settings change the run
+        if (shufflePartitions != null) {
+            w.comment("shuffle partitions: " + shufflePartitions + " (run the query with withShufflePartitions("
+                    + shufflePartitions + "); replay with --shuffle-partitions " + shufflePartitions + ")");
+        }
+        if (triggerInterval != null) {
+            long ms = triggerInterval.toMillis();
+            w.comment("trigger interval: " + Times.span(ms) + " (run the query with withTrigger(Trigger.ProcessingTime("
+                    + ms + ")); replay with --trigger-interval " + triggerInterval + ")");
+        }
+        Scenario<I> scenario = toScenario(factory);
+        for (Step<I> step : scenario.steps()) {
+            w.step(step);
+        }
+        return w.finish(describe());
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof GenScenario g && timeMode.equals(g.timeMode) && eventTimeBase.equals(g.eventTimeBase)
                 && Objects.equals(watermarkDelay, g.watermarkDelay) && variantNames.equals(g.variantNames)
-                && steps.equals(g.steps) && Objects.equals(shufflePartitions, g.shufflePartitions);
+                && steps.equals(g.steps) && Objects.equals(shufflePartitions, g.shufflePartitions)
+                && Objects.equals(triggerInterval, g.triggerInterval);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(Times.name(timeMode), eventTimeBase, watermarkDelay, variantNames, steps, shufflePartitions);
+        return Objects.hash(Times.name(timeMode), eventTimeBase, watermarkDelay, variantNames, steps, shufflePartitions,
+                triggerInterval);
     }
 
     /** Same as {@link #describe()}. */

@@ -10,6 +10,9 @@ import java.util.SplittableRandom;
 
 import org.apache.spark.sql.streaming.TimeMode;
 
+import dev.twstester.Scenario;
+import dev.twstester.Scenario.Step;
+
 /**
  * Generates {@link GenScenario}s from a seed: micro-batches of events over a few keys, with the
  * stream's edge cases placed on purpose rather than left to chance. Configured fluently; the
@@ -24,7 +27,8 @@ import org.apache.spark.sql.streaming.TimeMode;
  *         .interestingDurations(Duration.ofSeconds(30)) // e.g. the processor's timer offset
  *         .batches(1, 6)
  *         .eventsPerBatch(0, 4)
- *         .restartChance(0.1);                          // now and then a restart from the checkpoint
+ *         .restartChance(0.1)                           // now and then a stop and a start from the checkpoint
+ *         .triggerIntervals(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(5)); // one per scenario
  * GenScenario gen = carts.generate(42L);
  * }</pre>
  *
@@ -40,17 +44,27 @@ import org.apache.spark.sql.streaming.TimeMode;
  *   <li><b>Processing-time boundaries</b> ({@link #interestingDurations}): clock jumps that land
  *       exactly on, 1 ms before or 1 ms after {@code time of an earlier input + duration}, for TTL
  *       expiry ({@code batchTs >= writeTs + ttl}) and processing-time timers ({@code expiry <= batchTs}).</li>
- *   <li><b>Restarts</b> (with {@link #restartChance}): the query restarts from its checkpoint
- *       between two steps, e.g. between a batch that registered timers and the tick that would
- *       fire them.</li>
+ *   <li><b>Restarts</b> (with {@link #restartChance}): the query stops between two steps and
+ *       starts again from its checkpoint, e.g. between a batch that registered timers and the tick
+ *       that would fire them, or right after a batch that moved the watermark (with a trigger
+ *       interval its no-data batch is then pending); rows may be added and the clock may move
+ *       while it is stopped.</li>
+ *   <li><b>Triggers</b> (with {@link #triggerIntervals}): each scenario runs with one of the
+ *       intervals ({@link GenScenario#triggerInterval()}). With an interval above zero rows are
+ *       added to the source ({@code AddData}), sometimes in two parts with a tick between, and
+ *       ticks move the clock exactly onto a trigger time, between two of them (no trigger runs),
+ *       past the next one to a time between multiples, or past several of them at once; idle ticks
+ *       follow now and then (a pending no-data batch runs there, or nothing).</li>
  * </ul>
  *
  * <h2>Steps by time mode</h2>
- * EventTime and None: inputs mostly run at the current processing time, some at a later one, with
- * occasional ticks (which run nothing in these modes but move processing time). ProcessingTime:
- * every input has a processing time strictly later than the step before, and so has every tick
- * (live Spark runs one batch per clock tick). The clock starts at the epoch. In every mode a
- * restart can come between any two steps, never first, last or twice in a row.
+ * With a zero interval (or none): in EventTime and None mode inputs mostly run at the current
+ * processing time, some at a later one, with occasional ticks (which run nothing in these modes but
+ * move processing time); in ProcessingTime mode every input has a processing time strictly later
+ * than the step before, and so has every tick (live Spark runs one batch per clock move). With an
+ * interval above zero there are no input steps: rows are added and ticks run the triggers. The
+ * clock starts at the epoch. In every mode a stop and its start can come between any two steps,
+ * never first or last.
  *
  * <p>Not thread-safe while being configured; {@link #generate} does not change the generator.
  */
@@ -60,6 +74,10 @@ public final class ScenarioGenerator {
     private static final double EMPTY_BATCH_CHANCE = 0.12;
     /** Mixed into the seed of the restarts' own random source, so they leave the other steps as they were. */
     private static final long RESTART_SALT = 0x5265_7374_6172_7473L;
+    /** Mixed into the seed for the choice of trigger interval. */
+    private static final long TRIGGER_SALT = 0x5472_6967_6765_7273L;
+    /** Chance that the rows of a triggered batch arrive in two parts, with a tick between them. */
+    private static final double SPLIT_ADD_CHANCE = 0.3;
 
     private List<String> keys = List.of("a", "b", "c");
     private int variants = 1;
@@ -75,13 +93,16 @@ public final class ScenarioGenerator {
     private long[] processingSteps = {1_000, 5_000, 30_000};
     private long[] interesting = {};
     private double restartChance;
+    /** Trigger intervals to choose from, in ms; null: the scenarios carry none (the query's own, made for 0). */
+    private long[] triggerIntervals;
 
     private ScenarioGenerator() {}
 
     /**
      * A generator with the defaults: keys a, b, c; one variant; {@code TimeMode.None()}; 1 to 6
      * input batches of 0 to 5 events; event times from 2024-01-01T00:00:00Z spread over 1 minute;
-     * no watermark; processing-time steps of 1 s, 5 s and 30 s; no interesting durations; no restarts.
+     * no watermark; processing-time steps of 1 s, 5 s and 30 s; no interesting durations; no restarts;
+     * no trigger interval (the query's own, which must then be 0: Spark's default).
      */
     public static ScenarioGenerator create() {
         return new ScenarioGenerator();
@@ -187,17 +208,40 @@ public final class ScenarioGenerator {
     }
 
     /**
-     * The chance ({@code 0 <= chance < 1}, default 0: no restarts) that the query restarts from its
-     * checkpoint between two steps: it is tried once per gap between steps, never before the first
-     * step, after the last or right after another restart. Restarts are drawn from their own random
-     * source: a seed gives the same inputs and ticks whatever the chance, with restarts in between.
-     * A live run stops and starts its streaming query for each restart.
+     * The chance ({@code 0 <= chance < 1}, default 0: no restarts) that the query stops and starts
+     * again from its checkpoint between two steps: it is tried once per gap between steps, never
+     * before the first step or after the last. While it is stopped, rows may be added (read by the
+     * start's trigger) and the clock may move. Restarts are drawn from their own random source: a
+     * seed gives the same other steps whatever the chance, with restarts in between. A live run
+     * stops and starts its streaming query for each restart.
      */
     public ScenarioGenerator restartChance(double chance) {
         if (!(chance >= 0 && chance < 1)) {
             throw new IllegalArgumentException("restartChance(" + chance + ") must be at least 0 and below 1");
         }
         this.restartChance = chance;
+        return this;
+    }
+
+    /**
+     * Trigger intervals ({@code Trigger.ProcessingTime}) to run the scenarios with, each at least 0
+     * and in whole milliseconds: each scenario takes one, chosen from its seed, and carries it
+     * ({@link GenScenario#applyTo} sets it on the query). With an interval above zero the scenario
+     * adds rows and moves the clock instead of running input batches (see the class comment).
+     */
+    public ScenarioGenerator triggerIntervals(Duration... intervals) {
+        if (intervals.length == 0) {
+            throw new IllegalArgumentException("triggerIntervals(...) needs at least one interval (0 is Spark's default)");
+        }
+        long[] ms = new long[intervals.length];
+        for (int i = 0; i < intervals.length; i++) {
+            Duration d = Objects.requireNonNull(intervals[i], "triggerIntervals must not contain null");
+            if (d.isNegative() || d.toMillis() * 1_000_000 != d.toNanos()) {
+                throw new IllegalArgumentException("triggerIntervals(...): " + d + " must be whole milliseconds, 0 or more");
+            }
+            ms[i] = d.toMillis();
+        }
+        this.triggerIntervals = ms;
         return this;
     }
 
@@ -219,38 +263,80 @@ public final class ScenarioGenerator {
     /** The scenario for {@code seed}; the same seed and configuration always give the same scenario. */
     public GenScenario generate(long seed) {
         Run run = new Run(new SplittableRandom(seed));
-        List<GenScenario.Step> steps = new ArrayList<>();
-        if (run.chance(TICK_CHANCE / 2)) {
-            run.ticks(steps);
-        }
+        Long interval = triggerIntervals == null ? null
+                : triggerIntervals[new SplittableRandom(seed ^ TRIGGER_SALT).nextInt(triggerIntervals.length)];
+        List<Step<GenEvent>> steps = new ArrayList<>();
         int batches = run.between(minBatches, maxBatches);
-        for (int b = 0; b < batches; b++) {
-            List<GenEvent> events = run.events();
-            Long at = Times.isProcessingTime(timeMode) || run.chance(INPUT_AT_CHANCE) ? run.nextTime() : null;
-            steps.add(new GenScenario.Input(events, at));
-            run.afterInput(events, at);
-            if (run.chance(TICK_CHANCE)) {
-                run.ticks(steps);
-            }
+        if (interval != null && interval > 0) {
+            run.triggered(steps, batches, interval);
+        } else {
+            run.immediate(steps, batches);
         }
-        return GenScenario.of(timeMode, withRestarts(steps, seed)).withEventTimeBase(eventTimeBase)
+        GenScenario scenario = GenScenario.of(timeMode, withRestarts(steps, seed)).withEventTimeBase(eventTimeBase)
                 .withWatermarkDelay(watermarkDelay).withVariantNames(variantNames);
+        return interval == null ? scenario : scenario.withTriggerInterval(Duration.ofMillis(interval));
     }
 
-    /** {@code steps} with a restart in each gap between two steps with chance {@link #restartChance}. */
-    private List<GenScenario.Step> withRestarts(List<GenScenario.Step> steps, long seed) {
+    /**
+     * {@code steps} with a stop and a start in each gap between two steps with chance
+     * {@link #restartChance}; between them, now and then, rows added and a clock move that stays
+     * before the next step's time.
+     */
+    private List<Step<GenEvent>> withRestarts(List<Step<GenEvent>> steps, long seed) {
         if (restartChance == 0) {
             return steps;
         }
         SplittableRandom random = new SplittableRandom(seed ^ RESTART_SALT);
-        List<GenScenario.Step> out = new ArrayList<>();
+        boolean strict = Times.isProcessingTime(timeMode);
+        List<Step<GenEvent>> out = new ArrayList<>();
+        long now = 0;
+        long maxEventTime = eventTimeBase.toEpochMilli();
         for (int i = 0; i < steps.size(); i++) {
             if (i > 0 && random.nextDouble() < restartChance) {
-                out.add(new GenScenario.Restart());
+                out.add(new Scenario.Stop<>());
+                if (random.nextDouble() < 0.4) {
+                    int n = 1 + random.nextInt(2);
+                    List<GenEvent> events = new ArrayList<>(n);
+                    for (int k = 0; k < n; k++) {
+                        long t = Math.max(0, maxEventTime + random.nextLong(-spreadMs / 2, spreadMs / 2 + 1));
+                        events.add(new GenEvent(keys.get(random.nextInt(keys.size())), t, random.nextInt(variants)));
+                    }
+                    out.add(new Scenario.AddData<>(events));
+                }
+                Instant next = nextTime(steps, i);
+                long room = next == null ? processingSteps[random.nextInt(processingSteps.length)] + 1
+                        : next.toEpochMilli() - now;
+                if (room > 1 && random.nextDouble() < 0.4) {
+                    now += 1 + random.nextLong(room - 1);           // strictly before the next step's time
+                    out.add(new Scenario.Tick<>(Instant.ofEpochMilli(now)));
+                } else if (!strict && room > 0 && random.nextDouble() < 0.1) {
+                    out.add(new Scenario.Tick<>(Instant.ofEpochMilli(now)));
+                }
+                out.add(new Scenario.Start<>());
             }
-            out.add(steps.get(i));
+            Step<GenEvent> step = steps.get(i);
+            out.add(step);
+            Instant t = step instanceof Scenario.Input<GenEvent> in ? in.at()
+                    : step instanceof Scenario.Tick<GenEvent> tick ? tick.to() : null;
+            now = t == null ? now : t.toEpochMilli();
+            for (GenEvent e : GenScenario.events(step)) {
+                maxEventTime = Math.max(maxEventTime, e.eventTimeMs());
+            }
         }
         return out;
+    }
+
+    /** The time of the first step from {@code from} on that has one, or null. */
+    private static Instant nextTime(List<Step<GenEvent>> steps, int from) {
+        for (int i = from; i < steps.size(); i++) {
+            if (steps.get(i) instanceof Scenario.Input<GenEvent> in && in.at() != null) {
+                return in.at();
+            }
+            if (steps.get(i) instanceof Scenario.Tick<GenEvent> tick) {
+                return tick.to();
+            }
+        }
+        return null;
     }
 
     /** The state of one generation: the random source, the clock and what the stream saw so far. */
@@ -280,11 +366,82 @@ public final class ScenarioGenerator {
             return min + random.nextInt(max - min + 1);
         }
 
-        void ticks(List<GenScenario.Step> steps) {
+        /** Steps for a zero interval: input batches, some at a later processing time, and ticks. */
+        void immediate(List<Step<GenEvent>> steps, int batches) {
+            if (chance(TICK_CHANCE / 2)) {
+                ticks(steps);
+            }
+            for (int b = 0; b < batches; b++) {
+                List<GenEvent> events = events();
+                Long at = Times.isProcessingTime(timeMode) || chance(INPUT_AT_CHANCE) ? nextTime() : null;
+                steps.add(new Scenario.Input<>(events, at == null ? null : Instant.ofEpochMilli(at)));
+                afterInput(events, at);
+                if (chance(TICK_CHANCE)) {
+                    ticks(steps);
+                }
+            }
+        }
+
+        /**
+         * Steps for an interval above zero: per batch, rows added (sometimes in two parts with a tick
+         * between that reaches no trigger), then the tick whose trigger reads them, now and then
+         * followed by idle ticks.
+         */
+        void triggered(List<Step<GenEvent>> steps, int batches, long interval) {
+            if (chance(TICK_CHANCE / 2)) {
+                tick(steps, triggerTime(interval));
+            }
+            for (int b = 0; b < batches; b++) {
+                List<GenEvent> events = new ArrayList<>(events());
+                steps.add(new Scenario.AddData<>(events));
+                long next = Math.floorDiv(now, interval) * interval + interval;
+                if (next - now > 1 && chance(SPLIT_ADD_CHANCE)) {
+                    tick(steps, now + 1 + random.nextLong(next - now - 1));   // between trigger times: nothing runs
+                    List<GenEvent> more = events();
+                    steps.add(new Scenario.AddData<>(more));
+                    events.addAll(more);
+                }
+                long at = triggerTime(interval);
+                tick(steps, at);
+                afterInput(events, at);
+                if (chance(TICK_CHANCE)) {
+                    int n = between(1, 2);
+                    for (int i = 0; i < n; i++) {
+                        tick(steps, triggerTime(interval));
+                    }
+                }
+            }
+        }
+
+        private void tick(List<Step<GenEvent>> steps, long to) {
+            now = to;
+            steps.add(new Scenario.Tick<>(Instant.ofEpochMilli(to)));
+        }
+
+        /**
+         * A clock move strictly after now that reaches the next trigger time: exactly onto it, onto a
+         * later multiple (past several triggers), between two multiples after it, or an ordinary or
+         * boundary processing-time step ({@link #nextTime()}) when that reaches it.
+         */
+        private long triggerTime(long interval) {
+            long next = Math.floorDiv(now, interval) * interval + interval;
+            double p = random.nextDouble();
+            if (p < 0.4) {
+                return next;
+            }
+            if (p < 0.55) {
+                return next + interval * between(1, 4);
+            }
+            if (p < 0.7 && interval > 1) {
+                return next + 1 + random.nextLong(interval - 1);
+            }
+            return Math.max(next, nextTime());
+        }
+
+        void ticks(List<Step<GenEvent>> steps) {
             int n = between(1, 2);
             for (int i = 0; i < n; i++) {
-                now = nextTime();
-                steps.add(new GenScenario.Tick(now));
+                tick(steps, nextTime());
             }
         }
 

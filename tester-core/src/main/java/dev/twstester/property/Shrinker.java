@@ -1,5 +1,7 @@
 package dev.twstester.property;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -11,10 +13,12 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
-import dev.twstester.property.GenScenario.Input;
-import dev.twstester.property.GenScenario.Restart;
-import dev.twstester.property.GenScenario.Step;
-import dev.twstester.property.GenScenario.Tick;
+import dev.twstester.Scenario.AddData;
+import dev.twstester.Scenario.Input;
+import dev.twstester.Scenario.Start;
+import dev.twstester.Scenario.Step;
+import dev.twstester.Scenario.Stop;
+import dev.twstester.Scenario.Tick;
 
 /**
  * Reduces a failing {@link GenScenario} to a small one that still fails. Greedy: it tries
@@ -23,18 +27,20 @@ import dev.twstester.property.GenScenario.Tick;
  * (calls of the predicate, default {@value #DEFAULT_MAX_ATTEMPTS}) is spent. Candidates already
  * tried are not tried again.
  *
- * <p>Reductions, in the order tried: drop runs of steps (halves, quarters, ..., single steps,
- * restarts included); drop all events of one key; drop all ticks; drop all restarts; run the query
- * with one shuffle partition, or one fewer (for a scenario with a count); drop single events;
- * merge two adjacent input steps;
- * let an input run at the current processing time instead of its own (not in ProcessingTime mode);
- * rename a key to the smallest key; shift all event times down toward the event-time base; move
- * one event's time to the previous event's time, halfway to the smallest time or onto it; lower a
- * variant toward 0; close a processing-time gap (the step and all later ones move earlier, so
- * the distances after it stay). Every candidate is a valid scenario: in ProcessingTime mode step
- * times stay strictly increasing. A restart left first or right after another restart by a
- * reduction is dropped with it (the generator never makes those, and they change nothing a
- * failure could need beyond the driver-side init pass). Restarts a failure needs stay.
+ * <p>Reductions, in the order tried: drop runs of steps (halves, quarters, ..., single steps);
+ * drop one stop with its start (the steps between them stay); drop all events of one key; drop all
+ * ticks; drop all stops and starts; run the query with one shuffle partition, or one fewer (for a
+ * scenario with a count); run it with a zero trigger interval (for a scenario with an interval,
+ * when its steps allow); drop single events; merge two adjacent input steps or two adjacent add
+ * steps; let an input run at the current processing time instead of its own (not in
+ * ProcessingTime mode); rename a key to the smallest key; shift all event times down toward the
+ * event-time base; move one event's time to the previous event's time, halfway to the smallest
+ * time or onto it; lower a variant toward 0; close a processing-time gap (the step and all later
+ * ones move earlier, so the distances after it stay). Every candidate is a valid scenario
+ * ({@link GenScenario}'s rules: a start only after a stop, no input while stopped, time never
+ * backwards, strictly increasing in ProcessingTime mode); a reduction that would break them is not
+ * tried. A stop that a reduction leaves first, or right after a start, is dropped with its start
+ * (the generator never makes those).
  *
  * <pre>{@code
  * ShrinkResult r = Shrinker.create().maxAttempts(500)
@@ -124,12 +130,15 @@ public final class Shrinker {
     private static List<Candidate> candidates(GenScenario s) {
         Candidates out = new Candidates(s);
         dropStepRuns(out);
+        dropStopStartPairs(out);
         dropKeys(out);
-        out.add("dropped all ticks", s.steps().stream().filter(st -> !(st instanceof Tick)).toList());
-        out.add("dropped all restarts", s.steps().stream().filter(st -> !(st instanceof Restart)).toList());
+        out.add("dropped all ticks", s.steps().stream().filter(st -> !(st instanceof Tick<GenEvent>)).toList());
+        out.add("dropped all stops and starts", s.steps().stream()
+                .filter(st -> !(st instanceof Stop<GenEvent>) && !(st instanceof Start<GenEvent>)).toList());
         fewerPartitions(out);
+        zeroTriggerInterval(out);
         dropEvents(out);
-        mergeInputs(out);
+        mergeRows(out);
         clearInputTimes(out);
         renameKeys(out);
         shiftEventTimes(out);
@@ -144,7 +153,7 @@ public final class Shrinker {
         for (int size = Math.max(1, n / 2); n > 0 && size >= 1; size = size == 1 ? 0 : Math.max(1, size / 2)) {
             for (int from = 0; from < n; from += size) {
                 int to = Math.min(n, from + size);
-                List<Step> steps = out.steps();
+                List<Step<GenEvent>> steps = out.steps();
                 String what = to - from == 1 ? "dropped step " + (from + 1) + " (" + kind(steps.get(from)) + ")"
                         : "dropped steps " + (from + 1) + "-" + to;
                 steps.subList(from, to).clear();
@@ -153,60 +162,100 @@ public final class Shrinker {
         }
     }
 
-    private static String kind(Step step) {
-        if (step instanceof Input in) {
-            return "input of " + in.events().size() + (in.events().size() == 1 ? " event" : " events");
+    /** Each stop with the start after it (the steps between stay, now while the query runs). */
+    private static void dropStopStartPairs(Candidates out) {
+        List<Step<GenEvent>> original = out.steps();
+        for (int i = 0; i < original.size(); i++) {
+            if (original.get(i) instanceof Stop<GenEvent>) {
+                int j = i + 1;
+                while (j < original.size() && !(original.get(j) instanceof Start<GenEvent>)) {
+                    j++;
+                }
+                List<Step<GenEvent>> steps = out.steps();
+                if (j < steps.size()) {
+                    steps.remove(j);
+                }
+                steps.remove(i);
+                out.add("dropped the stop at step " + (i + 1) + (j < original.size() ? " and its start at step " + (j + 1)
+                        : ""), steps);
+            }
         }
-        return step instanceof Tick tick ? "tick to " + Times.instant(tick.toMs()) : "restart";
+    }
+
+    private static String kind(Step<GenEvent> step) {
+        if (step instanceof Input<GenEvent> in) {
+            return "input of " + count(in.rows().size());
+        }
+        if (step instanceof AddData<GenEvent> add) {
+            return "add of " + count(add.rows().size());
+        }
+        if (step instanceof Tick<GenEvent> tick) {
+            return "tick to " + tick.to();
+        }
+        return step instanceof Stop<GenEvent> ? "stop" : "start";
+    }
+
+    private static String count(int n) {
+        return n + (n == 1 ? " event" : " events");
     }
 
     private static void fewerPartitions(Candidates out) {
         int n = out.scenario.shufflePartitions().orElse(1);
         for (int fewer : new int[] {1, n - 1}) {
             if (fewer >= 1 && fewer < n) {
-                out.addScenario("shuffle partitions " + n + " -> " + fewer, out.scenario.withShufflePartitions(fewer));
+                out.addScenario("shuffle partitions " + n + " -> " + fewer, () -> out.scenario.withShufflePartitions(fewer));
             }
         }
     }
 
+    private static void zeroTriggerInterval(Candidates out) {
+        out.scenario.triggerInterval().filter(d -> !d.isZero()).ifPresent(d -> out.addScenario(
+                "trigger interval " + Times.span(d.toMillis()) + " -> 0",
+                () -> out.scenario.withTriggerInterval(Duration.ZERO)));
+    }
+
     private static void dropKeys(Candidates out) {
         for (String key : keys(out.scenario)) {
-            List<Step> steps = out.mapEvents(e -> e.key().equals(key) ? null : e);
+            List<Step<GenEvent>> steps = out.mapEvents(e -> e.key().equals(key) ? null : e);
             out.add("dropped all events of key " + key, steps);
         }
     }
 
     private static Set<String> keys(GenScenario s) {
         Set<String> keys = new LinkedHashSet<>();
-        s.steps().forEach(st -> {
-            if (st instanceof Input in) {
-                in.events().forEach(e -> keys.add(e.key()));
-            }
-        });
+        s.steps().forEach(st -> GenScenario.events(st).forEach(e -> keys.add(e.key())));
         return keys;
     }
 
     private static void dropEvents(Candidates out) {
         out.forEachEvent((step, index, e) -> {
-            List<Step> steps = out.steps();
-            Input in = (Input) steps.get(step);
-            List<GenEvent> events = new ArrayList<>(in.events());
+            List<Step<GenEvent>> steps = out.steps();
+            List<GenEvent> events = new ArrayList<>(GenScenario.events(steps.get(step)));
             events.remove(index);
-            steps.set(step, new Input(events, in.atMs()));
+            steps.set(step, withEvents(steps.get(step), events));
             out.add("dropped event " + out.name(e) + " from step " + (step + 1), steps);
         });
     }
 
-    private static void mergeInputs(Candidates out) {
-        List<Step> original = out.steps();
+    /** {@code step} (an input or an add) with {@code events} instead of its own. */
+    private static Step<GenEvent> withEvents(Step<GenEvent> step, List<GenEvent> events) {
+        return step instanceof Input<GenEvent> in ? new Input<>(events, in.at()) : new AddData<>(events);
+    }
+
+    /** Two adjacent inputs become one input (at the first's time); two adjacent adds one add. */
+    private static void mergeRows(Candidates out) {
+        List<Step<GenEvent>> original = out.steps();
         for (int i = 0; i + 1 < original.size(); i++) {
-            if (original.get(i) instanceof Input a && original.get(i + 1) instanceof Input b) {
-                List<GenEvent> events = new ArrayList<>(a.events());
-                events.addAll(b.events());
-                List<Step> steps = out.steps();
-                steps.set(i, new Input(events, a.atMs()));
+            Step<GenEvent> a = original.get(i);
+            Step<GenEvent> b = original.get(i + 1);
+            boolean inputs = a instanceof Input<GenEvent> && b instanceof Input<GenEvent>;
+            if (inputs || (a instanceof AddData<GenEvent> && b instanceof AddData<GenEvent>)) {
+                List<GenEvent> events = new ArrayList<>(GenScenario.events(a));
+                events.addAll(GenScenario.events(b));
+                List<Step<GenEvent>> steps = out.steps();
+                steps.set(i, withEvents(a, events));
                 steps.remove(i + 1);
-                out.add("merged input steps " + (i + 1) + " and " + (i + 2), steps);
+                out.add("merged " + (inputs ? "input" : "add") + " steps " + (i + 1) + " and " + (i + 2), steps);
             }
         }
     }
@@ -215,11 +264,11 @@ public final class Shrinker {
         if (Times.isProcessingTime(out.scenario.timeMode())) {
             return;
         }
-        List<Step> original = out.steps();
+        List<Step<GenEvent>> original = out.steps();
         for (int i = 0; i < original.size(); i++) {
-            if (original.get(i) instanceof Input in && in.atMs() != null) {
-                List<Step> steps = out.steps();
-                steps.set(i, new Input(in.events(), null));
+            if (original.get(i) instanceof Input<GenEvent> in && in.at() != null) {
+                List<Step<GenEvent>> steps = out.steps();
+                steps.set(i, new Input<>(in.rows(), null));
                 out.add("input step " + (i + 1) + " runs at the current processing time", steps);
             }
         }
@@ -281,40 +330,40 @@ public final class Shrinker {
     }
 
     private static void closeProcessingGaps(Candidates out) {
-        List<Step> original = out.steps();
+        List<Step<GenEvent>> original = out.steps();
         long minGap = Times.isProcessingTime(out.scenario.timeMode()) ? 1 : 0;
         long now = 0;
         for (int i = 0; i < original.size(); i++) {
-            Long t = time(original.get(i));
+            Instant t = time(original.get(i));
             if (t == null) {
                 continue;
             }
-            long gap = t - now;
+            long gap = t.toEpochMilli() - now;
             for (long delta : new long[] {gap - minGap, (gap - minGap) / 2}) {
                 if (delta > 0) {
                     out.add("moved step " + (i + 1) + " and later steps " + Times.span(delta) + " earlier in processing time",
                             shiftFrom(original, i, delta));
                 }
             }
-            now = t;
+            now = t.toEpochMilli();
         }
     }
 
-    private static Long time(Step s) {
-        if (s instanceof Input in) {
-            return in.atMs();
+    private static Instant time(Step<GenEvent> s) {
+        if (s instanceof Input<GenEvent> in) {
+            return in.at();
         }
-        return s instanceof Tick tick ? Long.valueOf(tick.toMs()) : null;
+        return s instanceof Tick<GenEvent> tick ? tick.to() : null;
     }
 
-    private static List<Step> shiftFrom(List<Step> steps, int from, long delta) {
-        List<Step> out = new ArrayList<>(steps);
+    private static List<Step<GenEvent>> shiftFrom(List<Step<GenEvent>> steps, int from, long delta) {
+        List<Step<GenEvent>> out = new ArrayList<>(steps);
         for (int i = from; i < out.size(); i++) {
-            Step s = out.get(i);
-            if (s instanceof Input in && in.atMs() != null) {
-                out.set(i, new Input(in.events(), in.atMs() - delta));
-            } else if (s instanceof Tick tick) {
-                out.set(i, new Tick(tick.toMs() - delta));
+            Step<GenEvent> s = out.get(i);
+            if (s instanceof Input<GenEvent> in && in.at() != null) {
+                out.set(i, new Input<>(in.rows(), in.at().minusMillis(delta)));
+            } else if (s instanceof Tick<GenEvent> tick) {
+                out.set(i, new Tick<>(tick.to().minusMillis(delta)));
             }
         }
         return out;
@@ -330,29 +379,45 @@ public final class Shrinker {
         }
 
         /** A fresh, mutable copy of the scenario's steps. */
-        List<Step> steps() {
+        List<Step<GenEvent>> steps() {
             return new ArrayList<>(scenario.steps());
         }
 
-        void add(String description, List<Step> steps) {
-            List<Step> tidy = withoutIdleRestarts(steps);
-            if (GenScenario.problem(scenario.timeMode(), tidy) != null || tidy.equals(scenario.steps())) {
+        void add(String description, List<Step<GenEvent>> steps) {
+            List<Step<GenEvent>> tidy = withoutIdleRestarts(steps);
+            long intervalMs = scenario.triggerInterval().map(Duration::toMillis).orElse(0L);
+            if (GenScenario.problem(scenario.timeMode(), intervalMs, tidy) != null || tidy.equals(scenario.steps())) {
                 return;
             }
             list.add(new Candidate(description, scenario.withSteps(tidy)));
         }
 
-        void addScenario(String description, GenScenario candidate) {
-            if (!candidate.equals(scenario)) {
-                list.add(new Candidate(description, candidate));
+        /** A candidate with other settings; skipped when its steps do not suit them. */
+        void addScenario(String description, java.util.function.Supplier<GenScenario> candidate) {
+            GenScenario c;
+            try {
+                c = candidate.get();
+            } catch (IllegalArgumentException invalid) {
+                return;
+            }
+            if (!c.equals(scenario)) {
+                list.add(new Candidate(description, c));
             }
         }
 
-        /** {@code steps} without a restart that comes first or right after another restart. */
-        private static List<Step> withoutIdleRestarts(List<Step> steps) {
-            List<Step> out = new ArrayList<>(steps.size());
-            for (Step s : steps) {
-                if (!(s instanceof Restart) || (!out.isEmpty() && !(out.get(out.size() - 1) instanceof Restart))) {
+        /**
+         * {@code steps} without a stop that comes first or right after a start, together with its
+         * start (the steps between them stay): the generator never makes those.
+         */
+        private static List<Step<GenEvent>> withoutIdleRestarts(List<Step<GenEvent>> steps) {
+            List<Step<GenEvent>> out = new ArrayList<>(steps.size());
+            boolean dropStart = false;
+            for (Step<GenEvent> s : steps) {
+                if (s instanceof Stop<GenEvent> && (out.isEmpty() || out.get(out.size() - 1) instanceof Start<GenEvent>)) {
+                    dropStart = true;
+                } else if (s instanceof Start<GenEvent> && dropStart) {
+                    dropStart = false;
+                } else {
                     out.add(s);
                 }
             }
@@ -360,11 +425,10 @@ public final class Shrinker {
         }
 
         void addEventEdit(int step, int index, GenEvent replacement, String what) {
-            List<Step> steps = steps();
-            Input in = (Input) steps.get(step);
-            List<GenEvent> events = new ArrayList<>(in.events());
+            List<Step<GenEvent>> steps = steps();
+            List<GenEvent> events = new ArrayList<>(GenScenario.events(steps.get(step)));
             GenEvent before = events.set(index, replacement);
-            steps.set(step, new Input(events, in.atMs()));
+            steps.set(step, withEvents(steps.get(step), events));
             add("event " + name(before) + " in step " + (step + 1) + ": " + what + " (now " + name(replacement) + ")", steps);
         }
 
@@ -374,18 +438,19 @@ public final class Shrinker {
         }
 
         /** The steps with every event mapped; a null result drops the event. */
-        List<Step> mapEvents(UnaryOperator<GenEvent> f) {
-            List<Step> steps = steps();
+        List<Step<GenEvent>> mapEvents(UnaryOperator<GenEvent> f) {
+            List<Step<GenEvent>> steps = steps();
             for (int i = 0; i < steps.size(); i++) {
-                if (steps.get(i) instanceof Input in) {
+                Step<GenEvent> s = steps.get(i);
+                if (s instanceof Input<GenEvent> || s instanceof AddData<GenEvent>) {
                     List<GenEvent> events = new ArrayList<>();
-                    for (GenEvent e : in.events()) {
+                    for (GenEvent e : GenScenario.events(s)) {
                         GenEvent mapped = f.apply(e);
                         if (mapped != null) {
                             events.add(mapped);
                         }
                     }
-                    steps.set(i, new Input(events, in.atMs()));
+                    steps.set(i, withEvents(s, events));
                 }
             }
             return steps;
@@ -398,12 +463,11 @@ public final class Shrinker {
         }
 
         void forEachEvent(EventVisitor visitor) {
-            List<Step> steps = scenario.steps();
+            List<Step<GenEvent>> steps = scenario.steps();
             for (int i = 0; i < steps.size(); i++) {
-                if (steps.get(i) instanceof Input in) {
-                    for (int j = 0; j < in.events().size(); j++) {
-                        visitor.visit(i, j, in.events().get(j));
-                    }
+                List<GenEvent> events = GenScenario.events(steps.get(i));
+                for (int j = 0; j < events.size(); j++) {
+                    visitor.visit(i, j, events.get(j));
                 }
             }
         }

@@ -1,7 +1,8 @@
 /**
  * A seeded, stream-aware property engine: {@link dev.twstester.property.ScenarioGenerator}
- * makes {@link dev.twstester.property.GenScenario}s (input batches, clock ticks and restarts from
- * the checkpoint, with events placed on watermark, TTL and timer boundaries),
+ * makes {@link dev.twstester.property.GenScenario}s (the steps of a {@link dev.twstester.Scenario}:
+ * input batches, rows added to the source, clock ticks, stops and starts from the checkpoint, under
+ * trigger intervals of 0 and above, with events placed on watermark, TTL and timer boundaries),
  * {@link dev.twstester.property.Property} runs a
  * caller-supplied check over many of them, and {@link dev.twstester.property.Shrinker} reduces
  * the first failing one to a small, readable step list.

@@ -177,7 +177,8 @@ class PropertyTest {
     void the_simulator_runs_generated_scenarios_at_their_partition_count_with_the_same_rows_per_key() {
         // outputs are "key:kind:count" per row: key isolation means the partition count only reorders them
         ScenarioGenerator withRestarts = ScenarioGenerator.create().keys("x", "y", "z").variants("add", "checkout")
-                .timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofSeconds(10)).batches(3, 8).restartChance(0.2);
+                .timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofSeconds(10)).batches(3, 8).restartChance(0.2)
+                .triggerIntervals(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(5));
         PropertyResult r = isolated(Property.forAll(withRestarts).shufflePartitions(1, 3).tries(20).seed(5),
                 Map.of()).check(s -> {
                     List<String> partitioned = new ArrayList<>(ProbeProcessor.run(s).outputs());

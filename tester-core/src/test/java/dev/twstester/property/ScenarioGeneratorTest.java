@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.apache.spark.sql.streaming.TimeMode;
@@ -15,24 +17,35 @@ import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
-import dev.twstester.property.GenScenario.Input;
-import dev.twstester.property.GenScenario.Restart;
-import dev.twstester.property.GenScenario.Step;
-import dev.twstester.property.GenScenario.Tick;
+import dev.twstester.Scenario;
+import dev.twstester.Scenario.AddData;
+import dev.twstester.Scenario.Input;
+import dev.twstester.Scenario.Start;
+import dev.twstester.Scenario.Step;
+import dev.twstester.Scenario.Stop;
+import dev.twstester.Scenario.Tick;
+import dev.twstester.TwsQuery;
+import dev.twstester.sim.TwsSimulator;
 
 class ScenarioGeneratorTest {
     private static final Duration DELAY = Duration.ofSeconds(10);
+    private static final Duration[] INTERVALS = {Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(5)};
 
     private static ScenarioGenerator eventTime() {
         return ScenarioGenerator.create().keys("x", "y", "z").variants("add", "checkout")
                 .timeMode(TimeMode.EventTime()).watermarkDelay(DELAY);
     }
 
+    private static long ms(Instant t) {
+        return t.toEpochMilli();
+    }
+
     @Test
     void same_seed_gives_the_same_scenario() {
         for (long seed = 0; seed < 50; seed++) {
-            GenScenario first = eventTime().generate(seed);
-            GenScenario second = eventTime().generate(seed);
+            ScenarioGenerator gen = eventTime().restartChance(0.2).triggerIntervals(INTERVALS);
+            GenScenario first = gen.generate(seed);
+            GenScenario second = gen.generate(seed);
             assertThat(second).isEqualTo(first);
             assertThat(second.describe()).isEqualTo(first.describe());
         }
@@ -50,17 +63,26 @@ class ScenarioGeneratorTest {
     @Test
     void respects_keys_variants_and_batch_bounds() {
         ScenarioGenerator gen = ScenarioGenerator.create().keys("k1", "k2").variants(3).batches(2, 4).eventsPerBatch(1, 3);
+        ScenarioGenerator withInterval = ScenarioGenerator.create().keys("k1", "k2").variants(3).batches(2, 4)
+                .eventsPerBatch(1, 3).triggerIntervals(Duration.ofSeconds(1));
         for (long seed = 0; seed < 200; seed++) {
             GenScenario s = gen.generate(seed);
-            List<Input> inputs = inputs(s);
+            List<Input<GenEvent>> inputs = inputs(s);
             assertThat(inputs).hasSizeBetween(2, 4);
-            for (Input in : inputs) {
-                assertThat(in.events()).hasSizeBetween(1, 3);
-                assertThat(in.events()).allSatisfy(e -> {
+            for (Input<GenEvent> in : inputs) {
+                assertThat(in.rows()).hasSizeBetween(1, 3);
+                assertThat(in.rows()).allSatisfy(e -> {
                     assertThat(e.key()).isIn("k1", "k2");
                     assertThat(e.variant()).isBetween(0, 2);
                 });
             }
+            // with an interval: rows are added instead, one or two adds per batch
+            GenScenario triggered = withInterval.generate(seed);
+            long adds = triggered.steps().stream().filter(st -> st instanceof AddData<GenEvent>).count();
+            assertThat(adds).as("seed %d", seed).isBetween(2L, 8L);
+            assertThat(triggered.eventCount()).isBetween(2, 24);
+            assertThat(triggered.steps()).allSatisfy(st -> assertThat(GenScenario.events(st))
+                    .allSatisfy(e -> assertThat(e.key()).isIn("k1", "k2")));
         }
     }
 
@@ -68,7 +90,7 @@ class ScenarioGeneratorTest {
     void sometimes_generates_empty_batches() {
         long empty = 0;
         for (long seed = 0; seed < 100; seed++) {
-            empty += inputs(eventTime().generate(seed)).stream().filter(in -> in.events().isEmpty()).count();
+            empty += inputs(eventTime().generate(seed)).stream().filter(in -> in.rows().isEmpty()).count();
         }
         assertThat(empty).isPositive();
     }
@@ -76,21 +98,24 @@ class ScenarioGeneratorTest {
     @Test
     void processing_time_steps_are_strictly_increasing_and_every_input_has_a_time() {
         ScenarioGenerator gen = ScenarioGenerator.create().timeMode(TimeMode.ProcessingTime())
-                .interestingDurations(Duration.ofSeconds(3), Duration.ofMillis(1500));
+                .interestingDurations(Duration.ofSeconds(3), Duration.ofMillis(1500)).triggerIntervals(INTERVALS)
+                .restartChance(0.2);
         int ticks = 0;
         for (long seed = 0; seed < 300; seed++) {
             long now = 0;
-            for (Step step : gen.generate(seed).steps()) {
-                long t;
-                if (step instanceof Input in) {
-                    assertThat(in.atMs()).as("seed %d: input without processing time", seed).isNotNull();
-                    t = in.atMs();
-                } else {
-                    t = ((Tick) step).toMs();
+            for (Step<GenEvent> step : gen.generate(seed).steps()) {
+                Instant t;
+                if (step instanceof Input<GenEvent> in) {
+                    assertThat(in.at()).as("seed %d: input without processing time", seed).isNotNull();
+                    t = in.at();
+                } else if (step instanceof Tick<GenEvent> tick) {
+                    t = tick.to();
                     ticks++;
+                } else {
+                    continue;
                 }
-                assertThat(t).as("seed %d", seed).isGreaterThan(now);
-                now = t;
+                assertThat(ms(t)).as("seed %d", seed).isGreaterThan(now);
+                now = ms(t);
             }
         }
         assertThat(ticks).isPositive();
@@ -103,19 +128,19 @@ class ScenarioGeneratorTest {
         int ticks = 0;
         for (long seed = 0; seed < 200; seed++) {
             long now = 0;
-            for (Step step : eventTime().generate(seed).steps()) {
-                if (step instanceof Input in) {
-                    if (in.atMs() == null) {
+            for (Step<GenEvent> step : eventTime().generate(seed).steps()) {
+                if (step instanceof Input<GenEvent> in) {
+                    if (in.at() == null) {
                         withoutTime++;
                     } else {
                         withTime++;
-                        assertThat(in.atMs()).isGreaterThan(now);
-                        now = in.atMs();
+                        assertThat(ms(in.at())).isGreaterThan(now);
+                        now = ms(in.at());
                     }
                 } else {
                     ticks++;
-                    assertThat(((Tick) step).toMs()).isGreaterThan(now);
-                    now = ((Tick) step).toMs();
+                    assertThat(ms(((Tick<GenEvent>) step).to())).isGreaterThan(now);
+                    now = ms(((Tick<GenEvent>) step).to());
                 }
             }
         }
@@ -124,62 +149,39 @@ class ScenarioGeneratorTest {
         assertThat(ticks).isPositive();
     }
 
+    /**
+     * The rows of the simulator's data batches that sit exactly on the batch's late-row watermark
+     * (dropped: equality is late), 1 ms after it (kept) and far before it, with and without triggers.
+     */
     @Test
     void places_events_exactly_on_the_watermark_just_after_it_and_far_before_it() {
-        int onWatermark = 0;
-        int justAfter = 0;
-        int farBefore = 0;
-        for (long seed = 0; seed < 200; seed++) {
-            GenScenario s = eventTime().generate(seed);
-            for (int i = 0; i < s.steps().size(); i++) {
-                long wm = s.lateWatermarkMs(i);
-                for (GenEvent e : s.inputEvents(i)) {
-                    if (wm > 0 && e.eventTimeMs() == wm) {
-                        onWatermark++;
-                        assertThat(s.isDroppedLate(i, e)).isTrue();
-                    } else if (wm > 0 && e.eventTimeMs() == wm + 1) {
-                        justAfter++;
-                        assertThat(s.isDroppedLate(i, e)).isFalse();
-                    } else if (wm > 0 && e.eventTimeMs() < wm - DELAY.toMillis()) {
-                        farBefore++;
-                    }
-                }
-            }
-        }
-        assertThat(onWatermark).isGreaterThan(10);
-        assertThat(justAfter).isGreaterThan(10);
-        assertThat(farBefore).isPositive();
-    }
-
-    @Test
-    void the_watermark_model_agrees_with_the_simulator() {
-        int dropped = 0;
-        for (long seed = 0; seed < 60; seed++) {
-            GenScenario s = eventTime().eventTimeBase(seed % 2 == 0 ? Instant.EPOCH : Instant.parse("2024-01-01T00:00:00Z"))
-                    .generate(seed);
-            RunResult<String, ProbeEvent, String> run = ProbeProcessor.run(s);
-            List<List<ProbeEvent>> simDropped = new ArrayList<>();
-            for (BatchResult<String, ProbeEvent, String> b : run.batches()) {
-                if (b.hadInput()) {
-                    simDropped.add(b.droppedLate());
-                }
-            }
-            List<List<ProbeEvent>> modelDropped = new ArrayList<>();
-            for (int i = 0; i < s.steps().size(); i++) {
-                if (s.steps().get(i) instanceof Input in) {
-                    List<ProbeEvent> late = new ArrayList<>();
-                    for (GenEvent e : in.events()) {
-                        if (s.isDroppedLate(i, e)) {
-                            late.add(ProbeEvent.of(e.key(), e.eventTimeMs(), e.variant()));
+        for (boolean triggers : new boolean[] {false, true}) {
+            int onWatermark = 0;
+            int justAfter = 0;
+            int farBefore = 0;
+            for (long seed = 0; seed < 200; seed++) {
+                ScenarioGenerator gen = triggers ? eventTime().triggerIntervals(Duration.ofSeconds(1)) : eventTime();
+                RunResult<String, ProbeEvent, String> run = ProbeProcessor.run(gen.generate(seed));
+                for (BatchResult<String, ProbeEvent, String> b : run.batches()) {
+                    long wm = ms(b.lateWatermark());
+                    for (ProbeEvent e : b.input()) {
+                        long t = e.getTs().getTime();
+                        if (wm > 0 && t == wm) {
+                            onWatermark++;
+                            assertThat(b.droppedLate()).as("seed %d", seed).contains(e);
+                        } else if (wm > 0 && t == wm + 1) {
+                            justAfter++;
+                            assertThat(b.droppedLate()).as("seed %d", seed).doesNotContain(e);
+                        } else if (wm > 0 && t < wm - DELAY.toMillis()) {
+                            farBefore++;
                         }
                     }
-                    modelDropped.add(late);
-                    dropped += late.size();
                 }
             }
-            assertThat(modelDropped).as("seed %d:%n%s", seed, s.describe()).isEqualTo(simDropped);
+            assertThat(onWatermark).as("triggers %s", triggers).isGreaterThan(triggers ? 3 : 10);
+            assertThat(justAfter).as("triggers %s", triggers).isGreaterThan(triggers ? 3 : 10);
+            assertThat(farBefore).as("triggers %s", triggers).isPositive();
         }
-        assertThat(dropped).isPositive();
     }
 
     @Test
@@ -189,16 +191,15 @@ class ScenarioGeneratorTest {
                 .processingTimeSteps(Duration.ofMillis(700)).interestingDurations(Duration.ofMillis(ttl));
         Set<Long> seen = new HashSet<>();
         for (long seed = 0; seed < 100; seed++) {
-            GenScenario s = gen.generate(seed);
             List<Long> inputTimes = new ArrayList<>();
-            for (int i = 0; i < s.steps().size(); i++) {
-                long t = s.processingTimeMs(i);
+            for (Step<GenEvent> step : gen.generate(seed).steps()) {
+                long t = ms(step instanceof Input<GenEvent> in ? in.at() : ((Tick<GenEvent>) step).to());
                 for (long from : inputTimes) {
                     if (Math.abs(t - (from + ttl)) <= 1) {
                         seen.add(t - (from + ttl));
                     }
                 }
-                if (s.steps().get(i) instanceof Input) {
+                if (step instanceof Input<GenEvent>) {
                     inputTimes.add(t);
                 }
             }
@@ -213,8 +214,9 @@ class ScenarioGeneratorTest {
         int hits = 0;
         for (long seed = 0; seed < 100; seed++) {
             List<Long> times = new ArrayList<>();
-            for (Input in : inputs(gen.generate(seed))) {
-                for (GenEvent e : in.events()) {
+            GenScenario s = gen.generate(seed);
+            for (int i = 0; i < s.steps().size(); i++) {
+                for (GenEvent e : s.events(i)) {
                     long t = e.eventTimeMs();
                     if (times.stream().anyMatch(earlier -> t == earlier + timer + DELAY.toMillis())) {
                         hits++;
@@ -232,29 +234,149 @@ class ScenarioGeneratorTest {
         assertThatThrownBy(() -> ScenarioGenerator.create().eventsPerBatch(3, 2)).hasMessageContaining("0 <= min <= max");
         assertThatThrownBy(() -> ScenarioGenerator.create().keys(List.of())).hasMessageContaining("at least one key");
         assertThatThrownBy(() -> ScenarioGenerator.create().processingTimeSteps(Duration.ZERO)).hasMessageContaining("at least 1 ms");
+        assertThatThrownBy(() -> ScenarioGenerator.create().triggerIntervals())
+                .hasMessage("triggerIntervals(...) needs at least one interval (0 is Spark's default)");
+        assertThatThrownBy(() -> ScenarioGenerator.create().triggerIntervals(Duration.ofMillis(-1)))
+                .hasMessage("triggerIntervals(...): PT-0.001S must be whole milliseconds, 0 or more");
     }
 
     @Test
-    void makes_no_restarts_unless_asked() {
+    void makes_no_restarts_and_no_trigger_interval_unless_asked() {
         for (long seed = 0; seed < 200; seed++) {
-            assertThat(eventTime().generate(seed).restartCount()).isZero();
+            GenScenario s = eventTime().generate(seed);
+            assertThat(s.restartCount()).isZero();
+            assertThat(s.triggerInterval()).isEmpty();
+            assertThat(s.steps()).allSatisfy(st -> assertThat(st).isInstanceOfAny(Input.class, Tick.class));
         }
     }
 
     @Test
-    void restarts_come_between_steps_in_every_time_mode_never_first_last_or_twice_in_a_row() {
+    void each_scenario_takes_one_trigger_interval_and_with_one_above_zero_adds_rows_and_ticks() {
+        Map<Duration, Integer> chosen = new HashMap<>();
+        for (long seed = 0; seed < 300; seed++) {
+            GenScenario s = eventTime().triggerIntervals(INTERVALS).generate(seed);
+            Duration interval = s.triggerInterval().orElseThrow();
+            chosen.merge(interval, 1, Integer::sum);
+            if (!interval.isZero()) {
+                assertThat(s.steps()).as("seed %d", seed).noneMatch(st -> st instanceof Input<GenEvent>);
+                assertThat(s.steps().get(s.steps().size() - 1)).as("seed %d", seed).isInstanceOf(Tick.class);
+            }
+        }
+        assertThat(chosen.keySet()).containsExactlyInAnyOrder(INTERVALS);
+        assertThat(chosen.values()).allSatisfy(n -> assertThat(n).isGreaterThan(60));
+    }
+
+    /**
+     * Replays generated triggered scenarios step by step on the simulator and counts what the
+     * brief asks the generator to reach: ticks exactly on a trigger time and between two of them,
+     * ticks past several trigger times, ticks that run nothing, no-data batches at a later tick,
+     * stops while a no-data batch is pending, rows added while stopped and read by the start.
+     */
+    @Test
+    void triggered_scenarios_reach_every_trigger_situation_on_the_simulator() {
+        int onMultiple = 0;
+        int between = 0;
+        int pastSeveral = 0;
+        int idleTicks = 0;
+        int noDataAtTick = 0;
+        int stopWithPendingNoData = 0;
+        int startReadsRowsAddedWhileStopped = 0;
+        ScenarioGenerator gen = eventTime().triggerIntervals(Duration.ofSeconds(1), Duration.ofSeconds(5)).restartChance(0.2);
+        for (long seed = 0; seed < 300; seed++) {
+            GenScenario s = gen.generate(seed);
+            long interval = s.triggerInterval().orElseThrow().toMillis();
+            TwsQuery<String, ProbeEvent, String> query = s.applyTo(ProbeProcessor.query(TimeMode.EventTime(), DELAY));
+            TwsSimulator<String, ProbeEvent, String> sim = new TwsSimulator<>(query);
+            boolean addedWhileStopped = false;
+            for (Step<ProbeEvent> step : s.toScenario(ProbeEvent::of).steps()) {
+                if (step instanceof Stop<ProbeEvent>) {
+                    List<BatchResult<String, ProbeEvent, String>> all = sim.history().batches();
+                    BatchResult<String, ProbeEvent, String> last = all.isEmpty() ? null : all.get(all.size() - 1);
+                    if (last != null && last.hadInput() && sim.watermark().isAfter(last.evictionWatermark())) {
+                        stopWithPendingNoData++;
+                    }
+                    addedWhileStopped = false;
+                }
+                if (step instanceof AddData<ProbeEvent> && !sim.isRunning()) {
+                    addedWhileStopped = true;
+                }
+                long before = ms(sim.processingTime());
+                long next = ms(sim.nextTriggerTime());
+                RunResult<String, ProbeEvent, String> ran = sim.run(new Scenario<>(List.of(step)));
+                if (step instanceof Start<ProbeEvent> && addedWhileStopped) {
+                    assertThat(ran.batches()).as("seed %d", seed).hasSize(1);
+                    assertThat(ran.lastBatch().hadInput()).isTrue();
+                    startReadsRowsAddedWhileStopped++;
+                }
+                if (step instanceof Tick<ProbeEvent> tick && sim.isRunning()) {
+                    long to = ms(tick.to());
+                    onMultiple += to % interval == 0 ? 1 : 0;
+                    between += to < next ? 1 : 0;
+                    pastSeveral += to >= next + interval ? 1 : 0;
+                    idleTicks += ran.batches().isEmpty() ? 1 : 0;
+                    noDataAtTick += ran.batches().stream().anyMatch(b -> !b.hadInput()) ? 1 : 0;
+                    if (to < next) {
+                        assertThat(ran.batches()).as("seed %d: a tick before the next trigger time", seed).isEmpty();
+                    }
+                }
+                assertThat(ms(sim.processingTime())).isGreaterThanOrEqualTo(before);
+            }
+        }
+        assertThat(onMultiple).isGreaterThan(100);
+        assertThat(between).isGreaterThan(30);
+        assertThat(pastSeveral).isGreaterThan(30);
+        assertThat(idleTicks).isGreaterThan(30);
+        assertThat(noDataAtTick).isGreaterThan(30);
+        assertThat(stopWithPendingNoData).isGreaterThan(5);
+        assertThat(startReadsRowsAddedWhileStopped).isGreaterThan(10);
+    }
+
+    @Test
+    void generated_scenarios_run_on_the_simulator_in_every_mode_interval_and_with_restarts() {
         for (TimeMode mode : List.of(TimeMode.None(), TimeMode.EventTime(), TimeMode.ProcessingTime())) {
-            ScenarioGenerator gen = ScenarioGenerator.create().timeMode(mode).restartChance(0.2);
+            ScenarioGenerator gen = ScenarioGenerator.create().keys("x", "y").timeMode(mode).restartChance(0.3)
+                    .triggerIntervals(INTERVALS);
+            if (mode.equals(TimeMode.EventTime())) {
+                gen.watermarkDelay(DELAY);
+            }
+            int batches = 0;
+            for (long seed = 0; seed < 150; seed++) {
+                GenScenario s = gen.generate(seed);
+                RunResult<String, ProbeEvent, String> run = ProbeProcessor.run(s);
+                batches += run.batches().size();
+                // every row reaches a batch, unless it still waits for a trigger at the end
+                long read = run.batches().stream().mapToLong(b -> b.input().size()).sum();
+                assertThat(read).as("seed %d:%n%s", seed, s.describe()).isLessThanOrEqualTo(s.eventCount());
+            }
+            assertThat(batches).as(Times.name(mode)).isGreaterThan(300);
+        }
+    }
+
+    @Test
+    void restarts_come_between_steps_in_every_time_mode_as_stop_then_start() {
+        for (TimeMode mode : List.of(TimeMode.None(), TimeMode.EventTime(), TimeMode.ProcessingTime())) {
+            ScenarioGenerator gen = ScenarioGenerator.create().timeMode(mode).restartChance(0.2).triggerIntervals(INTERVALS);
             int restarts = 0;
             int gaps = 0;
+            int addsWhileStopped = 0;
+            int ticksWhileStopped = 0;
             for (long seed = 0; seed < 300; seed++) {
-                List<Step> steps = gen.generate(seed).steps();
-                assertThat(steps.get(0)).as("seed %d", seed).isNotInstanceOf(Restart.class);
-                assertThat(steps.get(steps.size() - 1)).as("seed %d", seed).isNotInstanceOf(Restart.class);
-                for (int i = 1; i < steps.size(); i++) {
-                    if (steps.get(i) instanceof Restart) {
+                List<Step<GenEvent>> steps = gen.generate(seed).steps();
+                assertThat(steps.get(0)).as("seed %d", seed).isNotInstanceOf(Stop.class);
+                assertThat(steps.get(steps.size() - 1)).as("seed %d", seed).isNotInstanceOfAny(Stop.class, Start.class);
+                boolean stopped = false;
+                for (Step<GenEvent> st : steps) {
+                    if (st instanceof Stop<GenEvent>) {
+                        assertThat(stopped).as("seed %d", seed).isFalse();
+                        stopped = true;
                         restarts++;
-                        assertThat(steps.get(i - 1)).as("seed %d, step %d", seed, i + 1).isNotInstanceOf(Restart.class);
+                    } else if (st instanceof Start<GenEvent>) {
+                        assertThat(stopped).as("seed %d", seed).isTrue();
+                        stopped = false;
+                    } else if (stopped) {
+                        assertThat(st).as("seed %d", seed).isInstanceOfAny(AddData.class, Tick.class);
+                        addsWhileStopped += st instanceof AddData<GenEvent> ? 1 : 0;
+                        ticksWhileStopped += st instanceof Tick<GenEvent> ? 1 : 0;
                     } else {
                         gaps++;
                     }
@@ -262,40 +384,53 @@ class ScenarioGeneratorTest {
             }
             // about one restart per five gaps between the other steps
             assertThat(restarts).as(Times.name(mode)).isBetween(gaps / 7, gaps / 3);
+            assertThat(addsWhileStopped).as(Times.name(mode)).isGreaterThan(restarts / 4);
+            assertThat(ticksWhileStopped).as(Times.name(mode)).isGreaterThan(restarts / 8);
         }
     }
 
     @Test
-    void restarts_leave_the_seed_s_inputs_and_ticks_as_they_were() {
+    void restarts_leave_the_seed_s_other_steps_as_they_were() {
         int withRestarts = 0;
         for (long seed = 0; seed < 100; seed++) {
-            GenScenario plain = eventTime().interestingDurations(Duration.ofSeconds(30)).generate(seed);
-            GenScenario restarted = eventTime().interestingDurations(Duration.ofSeconds(30)).restartChance(0.3).generate(seed);
-            assertThat(restarted.steps().stream().filter(st -> !(st instanceof Restart)).toList())
-                    .as("seed %d", seed).isEqualTo(plain.steps());
+            ScenarioGenerator gen = eventTime().interestingDurations(Duration.ofSeconds(30)).triggerIntervals(INTERVALS);
+            GenScenario plain = gen.generate(seed);
+            GenScenario restarted = gen.restartChance(0.3).generate(seed);
+            assertThat(withoutRestarts(restarted.steps())).as("seed %d", seed).isEqualTo(plain.steps());
             withRestarts += restarted.restartCount() > 0 ? 1 : 0;
         }
         assertThat(withRestarts).isGreaterThan(50);
     }
 
+    /** The steps without each stop, its start and what came between them. */
+    private static List<Step<GenEvent>> withoutRestarts(List<Step<GenEvent>> steps) {
+        List<Step<GenEvent>> out = new ArrayList<>();
+        boolean stopped = false;
+        for (Step<GenEvent> st : steps) {
+            if (st instanceof Stop<GenEvent> || st instanceof Start<GenEvent>) {
+                stopped = st instanceof Stop<GenEvent>;
+            } else if (!stopped) {
+                out.add(st);
+            }
+        }
+        return out;
+    }
+
     @Test
-    void the_watermark_model_agrees_with_the_simulator_across_restarts() {
+    void the_watermark_survives_restarts_on_the_simulator() {
         int droppedAfterRestart = 0;
         for (long seed = 0; seed < 60; seed++) {
-            GenScenario s = eventTime().restartChance(0.4).generate(seed);
-            List<ProbeEvent> simDropped = ProbeProcessor.run(s).droppedLate();
-            List<ProbeEvent> modelDropped = new ArrayList<>();
-            boolean restarted = false;
-            for (int i = 0; i < s.steps().size(); i++) {
-                restarted |= s.steps().get(i) instanceof Restart;
-                for (GenEvent e : s.inputEvents(i)) {
-                    if (s.isDroppedLate(i, e)) {
-                        modelDropped.add(ProbeEvent.of(e.key(), e.eventTimeMs(), e.variant()));
-                        droppedAfterRestart += restarted ? 1 : 0;
-                    }
-                }
+            GenScenario s = eventTime().restartChance(0.4).triggerIntervals(INTERVALS).generate(seed);
+            RunResult<String, ProbeEvent, String> run = ProbeProcessor.run(s);
+            Instant lastWatermark = Instant.EPOCH;
+            for (BatchResult<String, ProbeEvent, String> b : run.batches()) {
+                // watermarks never go back, restarts included
+                assertThat(b.evictionWatermark()).as("seed %d", seed).isAfterOrEqualTo(lastWatermark);
+                lastWatermark = b.evictionWatermark();
             }
-            assertThat(modelDropped).as("seed %d:%n%s", seed, s.describe()).isEqualTo(simDropped);
+            if (s.restartCount() > 0) {
+                droppedAfterRestart += run.droppedLate().size();
+            }
         }
         assertThat(droppedAfterRestart).isPositive();
     }
@@ -307,10 +442,10 @@ class ScenarioGeneratorTest {
         assertThatThrownBy(() -> ScenarioGenerator.create().restartChance(Double.NaN)).hasMessageContaining("restartChance(NaN)");
     }
 
-    static List<Input> inputs(GenScenario s) {
-        List<Input> out = new ArrayList<>();
+    static List<Input<GenEvent>> inputs(GenScenario s) {
+        List<Input<GenEvent>> out = new ArrayList<>();
         s.steps().forEach(step -> {
-            if (step instanceof Input in) {
+            if (step instanceof Input<GenEvent> in) {
                 out.add(in);
             }
         });

@@ -11,10 +11,12 @@ import java.util.function.Predicate;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.Test;
 
-import dev.twstester.property.GenScenario.Input;
-import dev.twstester.property.GenScenario.Restart;
-import dev.twstester.property.GenScenario.Step;
-import dev.twstester.property.GenScenario.Tick;
+import dev.twstester.Scenario.AddData;
+import dev.twstester.Scenario.Input;
+import dev.twstester.Scenario.Start;
+import dev.twstester.Scenario.Step;
+import dev.twstester.Scenario.Stop;
+import dev.twstester.Scenario.Tick;
 
 class ShrinkerTest {
     private static final long T0 = Instant.parse("2024-01-01T00:00:00Z").toEpochMilli();
@@ -44,20 +46,76 @@ class ShrinkerTest {
         // WHEN shrinking
         ShrinkResult r = Shrinker.create().shrink(failing, X_DROPPED_LATE);
 
-        // THEN a tiny scenario still drops an x event, and the model says which one
+        // THEN a tiny scenario still drops an x event: its last one, after an event that moved the watermark
         GenScenario small = r.shrunk();
-        assertThat(small.eventCount()).as(small.describe()).isLessThanOrEqualTo(3);
+        assertThat(small.eventCount()).as(small.describe()).isBetween(2, 3);
         assertThat(X_DROPPED_LATE.test(small)).isTrue();
         assertThat(r.attempts()).isBetween(1, Shrinker.DEFAULT_MAX_ATTEMPTS);
         assertThat(r.steps()).isNotEmpty();
-        boolean modelSaysLate = false;
-        for (int i = 0; i < small.steps().size(); i++) {
-            for (GenEvent e : small.inputEvents(i)) {
-                modelSaysLate |= e.key().equals("x") && small.isDroppedLate(i, e);
+        List<ProbeEvent> dropped = ProbeProcessor.run(small).droppedLate();
+        List<GenEvent> events = new ArrayList<>();
+        small.steps().forEach(st -> events.addAll(GenScenario.events(st)));
+        GenEvent last = events.get(events.size() - 1);
+        assertThat(dropped).containsExactly(ProbeEvent.of(last.key(), last.eventTimeMs(), last.variant()));
+    }
+
+    @Test
+    void shrinks_triggered_scenarios_with_restarts_and_every_candidate_runs() {
+        // GIVEN generated scenarios with 1 s and 5 s triggers, restarts, adds while stopped
+        ScenarioGenerator gen = ScenarioGenerator.create().keys("x", "y", "z").variants("add", "checkout")
+                .timeMode(TimeMode.EventTime()).watermarkDelay(Duration.ofSeconds(10)).batches(4, 8).eventsPerBatch(0, 6)
+                .restartChance(0.3).triggerIntervals(Duration.ofSeconds(1), Duration.ofSeconds(5));
+        GenScenario failing = firstFailing(gen, s -> s.restartCount() >= 1 && X_DROPPED_LATE.test(s), 12);
+        List<GenScenario> seen = new ArrayList<>();
+
+        ShrinkResult r = Shrinker.create().maxAttempts(10_000).shrink(failing, s -> {
+            seen.add(s);
+            return X_DROPPED_LATE.test(s);   // runs the candidate: an invalid one would throw here
+        });
+
+        // THEN the failure needs no restart, few events, and no trigger interval
+        GenScenario small = r.shrunk();
+        assertThat(small.restartCount()).as(small.describe()).isZero();
+        assertThat(small.eventCount()).as(small.describe()).isBetween(2, 3);
+        assertThat(small.triggerInterval()).hasValue(Duration.ZERO);
+        assertThat(r.steps()).anyMatch(step -> step.matches("trigger interval \\d+s -> 0"));
+        assertThat(seen).anyMatch(c -> c.triggerInterval().orElseThrow().toMillis() > 0 && c.restartCount() == 0);
+    }
+
+    @Test
+    void drops_a_stop_with_its_start_and_keeps_the_steps_between() {
+        GenScenario failing = GenScenario.of(TimeMode.EventTime(), List.of(
+                        new AddData<>(List.of(new GenEvent("x", 30_000, 0))),
+                        new Tick<>(Instant.ofEpochMilli(1_000)),
+                        new Stop<>(),
+                        new AddData<>(List.of(new GenEvent("x", 20_000, 0))),
+                        new Tick<>(Instant.ofEpochMilli(3_000)),
+                        new Start<>()))
+                .withTriggerInterval(Duration.ofSeconds(1));
+        // fails while a tick comes between two adds and the query runs at the end
+        Predicate<GenScenario> tickBetweenAdds = s -> {
+            int adds = 0;
+            boolean tickAfterFirst = false;
+            boolean running = true;
+            boolean fails = false;
+            for (Step<GenEvent> st : s.steps()) {
+                if (st instanceof AddData<GenEvent>) {
+                    fails |= adds > 0 && tickAfterFirst;
+                    adds++;
+                } else if (st instanceof Tick<GenEvent>) {
+                    tickAfterFirst = adds > 0;
+                } else {
+                    running = st instanceof Start<GenEvent>;
+                }
             }
-        }
-        assertThat(modelSaysLate).isTrue();
-        assertThat(small.describe()).contains("dropped late");
+            return fails && running;
+        };
+
+        ShrinkResult r = Shrinker.create().shrink(failing, tickBetweenAdds);
+
+        assertThat(r.steps()).anyMatch(step -> step.startsWith("dropped the stop at step 3 and its start at step "));
+        assertThat(r.shrunk().steps()).containsExactly(
+                new AddData<>(List.of()), new Tick<>(Instant.ofEpochMilli(0)), new AddData<>(List.of()));
     }
 
     @Test
@@ -65,7 +123,7 @@ class ShrinkerTest {
         ScenarioGenerator gen = ScenarioGenerator.create().timeMode(TimeMode.ProcessingTime()).keys("a", "b")
                 .batches(4, 8).eventsPerBatch(1, 4).interestingDurations(Duration.ofSeconds(3));
         Predicate<GenScenario> twoAs = s -> s.steps().stream()
-                .anyMatch(st -> st instanceof Input in && in.events().stream().filter(e -> e.key().equals("a")).count() >= 2);
+                .anyMatch(st -> st instanceof Input<GenEvent> in && in.rows().stream().filter(e -> e.key().equals("a")).count() >= 2);
         GenScenario failing = firstFailing(gen, twoAs, 10);
         List<GenScenario> seen = new ArrayList<>();
 
@@ -78,16 +136,16 @@ class ShrinkerTest {
         assertThat(r.shrunk().steps()).hasSize(1);
         assertThat(r.shrunk().eventCount()).isEqualTo(2);
         // the one step left moved to the earliest valid time
-        assertThat(((Input) r.shrunk().steps().get(0)).atMs()).isEqualTo(1L);
+        assertThat(((Input<GenEvent>) r.shrunk().steps().get(0)).at()).isEqualTo(Instant.ofEpochMilli(1));
     }
 
     private static void assertStrictlyIncreasing(GenScenario s) {
         long now = 0;
-        for (Step step : s.steps()) {
-            if (step instanceof Restart) {
+        for (Step<GenEvent> step : s.steps()) {
+            if (!(step instanceof Input<GenEvent>) && !(step instanceof Tick<GenEvent>)) {
                 continue;
             }
-            long t = step instanceof Input in ? in.atMs() : ((Tick) step).toMs();
+            long t = (step instanceof Input<GenEvent> in ? in.at() : ((Tick<GenEvent>) step).to()).toEpochMilli();
             assertThat(t).isGreaterThan(now);
             now = t;
         }
@@ -97,31 +155,43 @@ class ShrinkerTest {
     void pulls_times_to_the_base_lowers_variants_and_drops_ticks() {
         // GIVEN three steps with events far from the base, high variants and a tick
         GenScenario failing = GenScenario.of(TimeMode.None(), List.of(
-                        new Input(List.of(new GenEvent("b", T0 + 40_000, 2), new GenEvent("a", T0 + 41_500, 3)), null),
-                        new Tick(7_000),
-                        new Input(List.of(new GenEvent("c", T0 + 90_000, 3)), 9_000L)))
+                        new Input<>(List.of(new GenEvent("b", T0 + 40_000, 2), new GenEvent("a", T0 + 41_500, 3)), null),
+                        new Tick<>(Instant.ofEpochMilli(7_000)),
+                        new Input<>(List.of(new GenEvent("c", T0 + 90_000, 3)), Instant.ofEpochMilli(9_000))))
                 .withEventTimeBase(Instant.ofEpochMilli(T0));
         // fails while some event has a variant of at least 2
         Predicate<GenScenario> highVariant = s -> s.steps().stream()
-                .anyMatch(st -> st instanceof Input in && in.events().stream().anyMatch(e -> e.variant() >= 2));
+                .anyMatch(st -> GenScenario.events(st).stream().anyMatch(e -> e.variant() >= 2));
 
         ShrinkResult r = Shrinker.create().shrink(failing, highVariant);
 
-        assertThat(r.shrunk().steps()).containsExactly(new Input(List.of(new GenEvent("c", T0, 2)), null));
+        assertThat(r.shrunk().steps()).containsExactly(new Input<>(List.of(new GenEvent("c", T0, 2)), null));
         assertThat(r.budgetExhausted()).isFalse();
     }
 
     @Test
     void merges_adjacent_inputs_when_the_failure_needs_events_together() {
         GenScenario failing = GenScenario.of(TimeMode.EventTime(), List.of(
-                new Input(List.of(new GenEvent("a", 5_000, 0)), null),
-                new Input(List.of(new GenEvent("a", 6_000, 0)), null)));
+                new Input<>(List.of(new GenEvent("a", 5_000, 0)), null),
+                new Input<>(List.of(new GenEvent("a", 6_000, 0)), null)));
         // fails while the scenario has two events of a at all
         ShrinkResult r = Shrinker.create().shrink(failing, s -> s.eventCount() >= 2);
 
         assertThat(r.steps()).contains("merged input steps 1 and 2");
         assertThat(r.shrunk().steps()).containsExactly(
-                new Input(List.of(new GenEvent("a", 0, 0), new GenEvent("a", 0, 0)), null));
+                new Input<>(List.of(new GenEvent("a", 0, 0), new GenEvent("a", 0, 0)), null));
+
+        // and adjacent adds, with a trigger interval
+        GenScenario adds = GenScenario.of(TimeMode.EventTime(), List.of(
+                new AddData<>(List.of(new GenEvent("a", 5_000, 0))),
+                new AddData<>(List.of(new GenEvent("a", 6_000, 0))),
+                new Tick<>(Instant.ofEpochMilli(1_000)))).withTriggerInterval(Duration.ofSeconds(1));
+        ShrinkResult merged = Shrinker.create().shrink(adds, s -> s.eventCount() >= 2
+                && s.steps().stream().anyMatch(st -> st instanceof Tick<GenEvent>) && !s.triggerInterval().orElseThrow().isZero());
+        assertThat(merged.steps()).contains("merged add steps 1 and 2");
+        assertThat(merged.shrunk().steps()).containsExactly(
+                new AddData<>(List.of(new GenEvent("a", 0, 0), new GenEvent("a", 0, 0))),
+                new Tick<>(Instant.ofEpochMilli(0)));
     }
 
     @Test
@@ -184,53 +254,58 @@ class ShrinkerTest {
             return idleStep.test(s);
         });
 
-        // THEN the smallest such scenario is a batch, the restart, and the tick that runs nothing
-        List<Step> steps = r.shrunk().steps();
-        assertThat(steps).as(r.shrunk().describe()).hasSize(3);
-        assertThat(steps.get(0)).isInstanceOf(Input.class);
-        assertThat(steps.get(1)).isInstanceOf(Restart.class);
-        assertThat(steps.get(2)).isInstanceOf(Tick.class);
+        // THEN the smallest such scenario is a batch, the stop (and start), and the tick that runs nothing
+        List<Step<GenEvent>> steps = r.shrunk().steps();
+        assertThat(steps.get(0)).as(r.shrunk().describe()).isInstanceOf(Input.class);
+        assertThat(steps.get(1)).as(r.shrunk().describe()).isInstanceOf(Stop.class);
+        assertThat(steps.get(steps.size() - 1)).as(r.shrunk().describe()).isInstanceOf(Tick.class);
+        assertThat(steps).as(r.shrunk().describe()).hasSizeBetween(3, 4);
         assertThat(r.shrunk().eventCount()).isZero();
-        assertThat(seen).contains(r.shrunk().withSteps(steps.stream().filter(st -> !(st instanceof Restart)).toList()));
-        // no candidate starts with a restart or has two in a row
+        assertThat(seen).contains(r.shrunk().withSteps(steps.stream()
+                .filter(st -> !(st instanceof Stop<GenEvent>) && !(st instanceof Start<GenEvent>)).toList()));
+        // no candidate starts with a stop or restarts twice with nothing between
         assertThat(seen).allSatisfy(ShrinkerTest::assertNoIdleRestart);
     }
 
     /** Inputs and ticks from the first input on: in ProcessingTime mode each runs one batch, unless a restart intervenes. */
     private static long stepsFromFirstInput(GenScenario s) {
-        List<Step> steps = s.steps();
+        List<Step<GenEvent>> steps = s.steps();
         int first = 0;
-        while (first < steps.size() && !(steps.get(first) instanceof Input)) {
+        while (first < steps.size() && !(steps.get(first) instanceof Input<GenEvent>)) {
             first++;
         }
-        return steps.subList(first, steps.size()).stream().filter(st -> !(st instanceof Restart)).count();
+        return steps.subList(first, steps.size()).stream()
+                .filter(st -> st instanceof Input<GenEvent> || st instanceof Tick<GenEvent>).count();
     }
 
     private static void assertNoIdleRestart(GenScenario s) {
-        List<Step> steps = s.steps();
-        assertThat(steps.get(0)).isNotInstanceOf(Restart.class);
+        List<Step<GenEvent>> steps = s.steps();
+        if (!steps.isEmpty()) {
+            assertThat(steps.get(0)).as(s.describe()).isNotInstanceOf(Stop.class);
+        }
         for (int i = 1; i < steps.size(); i++) {
-            assertThat(steps.get(i - 1) instanceof Restart && steps.get(i) instanceof Restart).as(s.describe()).isFalse();
+            assertThat(steps.get(i - 1) instanceof Start<GenEvent> && steps.get(i) instanceof Stop<GenEvent>)
+                    .as(s.describe()).isFalse();
         }
     }
 
     @Test
     void keeps_a_restart_between_the_events_that_need_it() {
         GenScenario failing = GenScenario.of(TimeMode.None(), List.of(
-                new Input(List.of(new GenEvent("x", 5_000, 1), new GenEvent("y", 1_000, 0)), null),
-                new Restart(),
-                new Input(List.of(new GenEvent("y", 2_000, 0)), null),
-                new Restart(),
-                new Tick(3_000),
-                new Input(List.of(new GenEvent("x", 9_000, 0)), null)));
+                new Input<>(List.of(new GenEvent("x", 5_000, 1), new GenEvent("y", 1_000, 0)), null),
+                new Stop<>(), new Start<>(),
+                new Input<>(List.of(new GenEvent("y", 2_000, 0)), null),
+                new Stop<>(), new Start<>(),
+                new Tick<>(Instant.ofEpochMilli(3_000)),
+                new Input<>(List.of(new GenEvent("x", 9_000, 0)), null)));
         // fails while some x event comes after a restart that comes after an x event
         Predicate<GenScenario> xAcrossRestart = s -> {
             boolean sawX = false;
             boolean restartAfterX = false;
-            for (Step st : s.steps()) {
-                if (st instanceof Restart) {
+            for (Step<GenEvent> st : s.steps()) {
+                if (st instanceof Start<GenEvent>) {
                     restartAfterX |= sawX;
-                } else if (st instanceof Input in && in.events().stream().anyMatch(e -> e.key().equals("x"))) {
+                } else if (st instanceof Input<GenEvent> in && in.rows().stream().anyMatch(e -> e.key().equals("x"))) {
                     if (restartAfterX) {
                         return true;
                     }
@@ -243,16 +318,16 @@ class ShrinkerTest {
         ShrinkResult r = Shrinker.create().shrink(failing, xAcrossRestart);
 
         assertThat(r.shrunk().steps()).containsExactly(
-                new Input(List.of(new GenEvent("x", 0, 0)), null),
-                new Restart(),
-                new Input(List.of(new GenEvent("x", 0, 0)), null));
-        assertThat(r.shrunk().describe()).contains("1 restart").contains("2. restart from the checkpoint");
+                new Input<>(List.of(new GenEvent("x", 0, 0)), null),
+                new Stop<>(), new Start<>(),
+                new Input<>(List.of(new GenEvent("x", 0, 0)), null));
+        assertThat(r.shrunk().describe()).contains("1 restart").contains("2. stop").contains("3. start from the checkpoint");
     }
 
     @Test
     void lowers_the_shuffle_partitions_as_far_as_the_failure_allows() {
         GenScenario failing = GenScenario.of(TimeMode.None(), List.of(
-                new Input(List.of(new GenEvent("a", 0, 0), new GenEvent("b", 0, 0)), null))).withShufflePartitions(3);
+                new Input<>(List.of(new GenEvent("a", 0, 0), new GenEvent("b", 0, 0)), null))).withShufflePartitions(3);
 
         ShrinkResult anyCount = Shrinker.create().shrink(failing, s -> s.eventCount() >= 1);
         ShrinkResult twoOrMore = Shrinker.create().shrink(failing, s -> s.shufflePartitions().orElse(1) >= 2);

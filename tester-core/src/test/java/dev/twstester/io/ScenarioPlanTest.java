@@ -1,0 +1,200 @@
+package dev.twstester.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.twstester.Scenario;
+import dev.twstester.io.ScenarioPlan.Kind;
+import dev.twstester.io.ScenarioPlan.Step;
+
+class ScenarioPlanTest {
+    private static final Instant T1 = Instant.parse("2024-05-01T10:00:00Z");
+    private static final Instant T2 = Instant.parse("2024-05-01T10:05:00.250Z");
+
+    private static ScenarioPlan parse(String text) {
+        return ScenarioPlan.parse(text.lines().toList(), "plan.txt");
+    }
+
+    @Test
+    void reads_every_step_comments_and_the_old_restart_line_and_stops_at_the_first_blank_line() {
+        ScenarioPlan plan = parse("""
+                # replay plan
+                input 001.jsonl at=current
+                input 002.jsonl at=2024-05-01T10:00:00Z
+                  input   003.jsonl
+                add 004.jsonl
+                tick to=2024-05-01T10:05:00.250Z
+                stop
+                # a comment between steps
+                add 005.jsonl
+                start
+                restart
+
+                input 999.jsonl at=current   (notes: not read)
+                """);
+
+        assertThat(plan.steps()).containsExactly(
+                new Step(Kind.INPUT, "001.jsonl", null, 2),
+                new Step(Kind.INPUT, "002.jsonl", T1, 3),
+                new Step(Kind.INPUT, "003.jsonl", null, 4),
+                new Step(Kind.ADD, "004.jsonl", null, 5),
+                new Step(Kind.TICK, null, T2, 6),
+                new Step(Kind.STOP, null, null, 7),
+                new Step(Kind.ADD, "005.jsonl", null, 9),
+                new Step(Kind.START, null, null, 10),
+                new Step(Kind.STOP, null, null, 11),
+                new Step(Kind.START, null, null, 11));
+        assertThat(plan.source()).isEqualTo("plan.txt");
+        assertThat(plan.toString()).isEqualTo("""
+                input 001.jsonl at=current
+                input 002.jsonl at=2024-05-01T10:00:00Z
+                input 003.jsonl at=current
+                add 004.jsonl
+                tick to=2024-05-01T10:05:00.250Z
+                stop
+                add 005.jsonl
+                start
+                stop
+                start
+                """);
+    }
+
+    @Test
+    void a_blank_first_line_ends_the_plan_at_once() {
+        assertThat(parse("\ninput 001.jsonl\n").steps()).isEmpty();
+    }
+
+    @Test
+    void errors_name_the_plan_and_line_and_say_what_to_write() {
+        assertThatThrownBy(() -> parse("input 001.jsonl\nwait 5 minutes\n"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("plan.txt:2: cannot read \"wait 5 minutes\"; a step is \"input 001.jsonl at=current\","
+                        + " \"input 002.jsonl at=2024-05-01T10:00:00Z\", \"add 003.jsonl\","
+                        + " \"tick to=2024-05-01T10:05:00Z\", \"stop\", \"start\" or \"restart\"");
+        assertThatThrownBy(() -> parse("tick to=10:05\n"))
+                .hasMessage("plan.txt:1: cannot parse \"10:05\" as an instant; write ISO-8601 UTC like 2024-05-01T10:00:00Z");
+        assertThatThrownBy(() -> parse("input 001.jsonl when=now\n"))
+                .hasMessage("plan.txt:1: expected at=... in \"input 001.jsonl when=now\"");
+        assertThatThrownBy(() -> parse("tick\n")).hasMessage("plan.txt:1: \"tick\": write \"tick to=INSTANT\"");
+        assertThatThrownBy(() -> parse("add\n")).hasMessage("plan.txt:1: \"add\": write \"add FILE\"");
+        assertThatThrownBy(() -> parse("input 001.jsonl\nrestart at=1970-01-01T00:05:00Z\n"))
+                .hasMessage("plan.txt:2: \"restart at=1970-01-01T00:05:00Z\": restart takes nothing after it; write"
+                        + " \"restart\" alone on its line");
+        assertThatThrownBy(() -> parse("start\n"))
+                .hasMessage("plan.txt:1: start: the query is running here; a \"stop\" line must come first (or write"
+                        + " \"restart\" for both)");
+        assertThatThrownBy(() -> parse("stop\nrestart\n"))
+                .hasMessage("plan.txt:2: restart: the query is already stopped here; a \"start\" line must come first");
+        assertThatThrownBy(() -> parse("stop\ninput 001.jsonl\n"))
+                .hasMessage("plan.txt:2: \"input 001.jsonl\": the query is stopped here; a batch needs a \"start\" line"
+                        + " before it (use \"add FILE\" for rows that arrive while it is stopped)");
+    }
+
+    @Test
+    void steps_check_their_parts() {
+        assertThatThrownBy(() -> new Step(Kind.INPUT, null, null, 0)).hasMessage("INPUT steps need a file");
+        assertThatThrownBy(() -> new Step(Kind.TICK, "x.jsonl", T1, 0)).hasMessage("TICK steps have no file");
+        assertThatThrownBy(() -> new Step(Kind.TICK, null, null, 0)).hasMessage("a tick needs a time");
+        assertThatThrownBy(() -> new Step(Kind.ADD, "x.jsonl", T1, 0)).hasMessage("ADD steps have no time");
+        assertThat(Step.input("a.jsonl", T1).toScenarioStep(List.of("r"))).isEqualTo(new Scenario.Input<>(List.of("r"), T1));
+        assertThat(Step.tick(T2).<String>toScenarioStep(List.of())).isEqualTo(new Scenario.Tick<String>(T2));
+    }
+
+    @Test
+    void writes_rows_files_and_the_plan_and_reads_the_same_scenario_back(@TempDir Path dir) throws IOException {
+        // GIVEN files an earlier, longer scenario left, and a file that is not a batch
+        Files.writeString(dir.resolve("009.jsonl"), "{}\n");
+        Files.writeString(dir.resolve("notes.jsonl"), "kept\n");
+        Scenario<String> scenario = Scenario.<String>builder()
+                .batch(List.of("{\"k\":\"a\"}", "{\"k\":\"b\"}"))
+                .batchAt(T1, List.of())
+                .addData(List.of("{\"k\":\"c\"}"))
+                .tick(T2)
+                .stop()
+                .addData(List.of("{\"k\":\"d\"}"))
+                .start()
+                .build();
+
+        ScenarioPlan.Writer<String> w = ScenarioPlan.writer(dir, row -> row);
+        w.comment("shuffle partitions: 3\nsecond line");
+        List<String> names = scenario.steps().stream().map(step -> {
+            try {
+                return w.step(step);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).toList();
+        List<Path> files = w.finish("notes after the plan");
+
+        assertThat(names).containsExactly("001.jsonl", "002.jsonl", "003.jsonl", null, null, "004.jsonl", null);
+        assertThat(files).containsExactly(dir.resolve("001.jsonl"), dir.resolve("002.jsonl"), dir.resolve("003.jsonl"),
+                dir.resolve("004.jsonl"));
+        assertThat(Files.readString(dir.resolve("001.jsonl"))).isEqualTo("{\"k\":\"a\"}\n{\"k\":\"b\"}\n");
+        assertThat(dir.resolve("002.jsonl")).isEmptyFile();
+        try (Stream<Path> list = Files.list(dir)) {
+            assertThat(list.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
+                    "001.jsonl", "002.jsonl", "003.jsonl", "004.jsonl", "notes.jsonl", "scenario.txt");
+        }
+        assertThat(Files.readString(dir.resolve(ScenarioPlan.FILE_NAME))).isEqualTo("""
+                # replay plan: one line per step, in order; input files hold one JSON row per line
+                # shuffle partitions: 3
+                # second line
+                input 001.jsonl at=current
+                input 002.jsonl at=2024-05-01T10:00:00Z
+                add 003.jsonl
+                tick to=2024-05-01T10:05:00.250Z
+                stop
+                add 004.jsonl
+                start
+
+                notes after the plan
+                """);
+
+        ScenarioPlan plan = ScenarioPlan.read(dir.resolve(ScenarioPlan.FILE_NAME));
+        assertThat(plan.source()).isEqualTo(dir.resolve(ScenarioPlan.FILE_NAME).toString());
+        assertThat(plan.resolve(plan.steps().get(0))).isEqualTo(dir.toAbsolutePath().normalize().resolve("001.jsonl"));
+        assertThat(plan.toScenario(ScenarioPlanTest::lines)).isEqualTo(scenario);
+        // the short form writes the same
+        Path again = dir.resolve("again");
+        ScenarioPlan.write(scenario, again, row -> row, null);
+        assertThat(ScenarioPlan.read(again.resolve(ScenarioPlan.FILE_NAME)).toScenario(ScenarioPlanTest::lines))
+                .isEqualTo(scenario);
+        assertThat(Files.readString(again.resolve(ScenarioPlan.FILE_NAME))).doesNotContain("\n\n");
+    }
+
+    @Test
+    void reading_a_plan_file_names_it_in_errors(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("scenario.txt");
+        Files.writeString(file, "# plan\ninput 001.jsonl\nstart\n");
+        assertThatThrownBy(() -> ScenarioPlan.read(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(file + ":3: start: the query is running here");
+    }
+
+    @Test
+    void rejects_rows_whose_json_is_not_one_line(@TempDir Path dir) throws IOException {
+        ScenarioPlan.Writer<String> w = ScenarioPlan.writer(dir, row -> row);
+        assertThatThrownBy(() -> w.step(new Scenario.AddData<>(List.of("{\n}"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("toJsonLine must return one JSON object on one line, but returned a string with a line break"
+                        + " for row {\n}");
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
