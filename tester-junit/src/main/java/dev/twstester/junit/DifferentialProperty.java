@@ -57,7 +57,9 @@ import dev.twstester.spark.LiveRunner;
  *
  * <p>A try passes when both engines run the same batches with the same watermarks, timestamps,
  * late rows, outputs, fired timers and metrics, or when both fail with the same error class.
- * Restarts from the checkpoint come from the generator ({@code ScenarioGenerator.restartChance});
+ * Stops and starts from the checkpoint ({@code ScenarioGenerator.restartChance}) and trigger
+ * intervals ({@code ScenarioGenerator.triggerIntervals}: each try runs both engines with its
+ * scenario's interval, through {@code GenScenario.applyTo}) come from the generator;
  * {@link #shufflePartitions(int, int)} also varies {@code spark.sql.shuffle.partitions} per try.
  *
  * <p>Tries are independent, so {@link #concurrency(int)} of them run at once (default
@@ -248,7 +250,8 @@ public final class DifferentialProperty<K, I, O> {
 
     /**
      * Empty when both engines agree on {@code generated}, else the first difference. Both run the
-     * query with the scenario's shuffle partitions, if it has a count ({@link GenScenario#applyTo}).
+     * query with the scenario's shuffle partitions and trigger interval, if it has them
+     * ({@link GenScenario#applyTo}).
      */
     public Optional<String> difference(GenScenario generated) {
         Scenario<I> scenario = generated.toScenario(events);

@@ -3,11 +3,9 @@ package dev.twstester.junit.internal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 
 import org.apache.spark.sql.types.StructField;
 
@@ -25,21 +23,22 @@ import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.io.JsonRows;
 import dev.twstester.io.RunResultJson;
+import dev.twstester.io.ScenarioPlan;
 
 /**
  * Internal, not API: may change in any release.
  *
- * <p>Writes a recorded simulator as replayable files: {@code 001.jsonl}, {@code 002.jsonl}, ...
- * (the rows of each input step, one JSON object per line, as {@code GenScenario.writeBatchFiles}
- * writes them), {@code scenario.txt} (the replay plan in the same format, then the readable
- * timeline) and {@code _timeline.jsonl} (the timeline as JSON lines; the leading underscore keeps
+ * <p>Writes a recorded simulator as replayable files with {@link ScenarioPlan}'s writer:
+ * {@code 001.jsonl}, {@code 002.jsonl}, ... (the rows of each input and add step, one JSON object
+ * per line), {@code scenario.txt} (the replay plan, then the readable timeline) and
+ * {@code _timeline.jsonl} (the timeline as JSON lines; the leading underscore keeps
  * it out of a folder replay, as Spark's file source skips such files).
  */
 public final class TraceFiles {
     /** The {@code format} member of the timeline's header line. */
     public static final String FORMAT = "twstester-timeline";
     public static final String TIMELINE_FILE = "_timeline.jsonl";
-    public static final String PLAN_FILE = "scenario.txt";
+    public static final String PLAN_FILE = ScenarioPlan.FILE_NAME;
 
     private static final ObjectMapper MAPPER = JsonRows.mapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -52,19 +51,9 @@ public final class TraceFiles {
      */
     public static <K, I, O> void write(Recorder<K, I, O> recorder, Path dir, String test, Throwable failure) {
         try {
-            Files.createDirectories(dir);
-            deleteOldBatchFiles(dir);
             new Writer<>(recorder, dir).write(test, failure);
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the trace of " + recorder + " to " + dir, e);
-        }
-    }
-
-    private static void deleteOldBatchFiles(Path dir) throws IOException {
-        try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, "[0-9][0-9][0-9]*.jsonl")) {
-            for (Path p : old) {
-                Files.delete(p);
-            }
         }
     }
 
@@ -72,19 +61,18 @@ public final class TraceFiles {
         private final Recorder<K, I, O> recorder;
         private final TwsQuery<K, I, O> query;
         private final Path dir;
-        private final RowCodec<I> inputs;
         private final RowCodec<K> keys;
-        private final StringBuilder plan = new StringBuilder(
-                "# replay plan: one line per step, in order; input files hold one JSON row per line\n");
+        /** Creates {@code dir} and deletes numbered batch files an earlier, longer trace left. */
+        private final ScenarioPlan.Writer<I> plan;
         private final StringBuilder timeline = new StringBuilder();
-        private int files;
 
-        Writer(Recorder<K, I, O> recorder, Path dir) {
+        Writer(Recorder<K, I, O> recorder, Path dir) throws IOException {
             this.recorder = recorder;
             this.query = recorder.query();
             this.dir = dir;
-            this.inputs = RowCodec.of(query.inputEncoder());
+            RowCodec<I> inputs = RowCodec.of(query.inputEncoder());
             this.keys = RowCodec.of(query.keyEncoder());
+            this.plan = ScenarioPlan.writer(dir, row -> JsonRows.toJson(inputs.toExternalRow(row), inputs.schema()).toString());
         }
 
         void write(String test, Throwable failure) throws IOException {
@@ -106,8 +94,7 @@ public final class TraceFiles {
                     .put("nextBatchId", recorder.simulator().nextBatchId());
             line(end);
             Files.writeString(dir.resolve(TIMELINE_FILE), timeline, StandardCharsets.UTF_8);
-            plan.append('\n').append(Timelines.render(recorder, Integer.MAX_VALUE)).append('\n');
-            Files.writeString(dir.resolve(PLAN_FILE), plan, StandardCharsets.UTF_8);
+            plan.finish(Timelines.render(recorder, Integer.MAX_VALUE));
         }
 
         private void call(Call<K, I, O> call) throws IOException {
@@ -118,8 +105,8 @@ public final class TraceFiles {
             }
             if (call.notReplayable() != null) {
                 line.put("notReplayable", call.notReplayable());
-                plan.append("# call ").append(call.number()).append(", ").append(call.description())
-                        .append(": no replay step (").append(call.notReplayable()).append(")\n");
+                plan.comment("call " + call.number() + ", " + call.description() + ": no replay step ("
+                        + call.notReplayable() + ")");
             }
             if (call.error() != null) {
                 line.put("error", Timelines.firstLine(call.error()));
@@ -142,37 +129,18 @@ public final class TraceFiles {
         }
 
         private ObjectNode step(Scenario.Step<I> step) throws IOException {
+            String file = plan.step(step);
             if (step instanceof Scenario.Input<I> input) {
-                String file = rowsFile(input.rows());
-                String at = input.at() == null ? "current" : input.at().toString();
-                plan.append("input ").append(file).append(" at=").append(at).append('\n');
                 return NODES.objectNode().put("step", "input").put("file", file).put("rows", input.rows().size())
                         .put("at", input.at() == null ? null : input.at().toString());
             }
             if (step instanceof Scenario.AddData<I> add) {
-                String file = rowsFile(add.rows());
-                plan.append("add ").append(file).append('\n');
                 return NODES.objectNode().put("step", "add").put("file", file).put("rows", add.rows().size());
             }
             if (step instanceof Scenario.Stop<I> || step instanceof Scenario.Start<I>) {
-                String name = step instanceof Scenario.Stop<I> ? "stop" : "start";
-                plan.append(name).append('\n');
-                return NODES.objectNode().put("step", name);
+                return NODES.objectNode().put("step", step instanceof Scenario.Stop<I> ? "stop" : "start");
             }
-            String to = ((Scenario.Tick<I>) step).to().toString();
-            plan.append("tick to=").append(to).append('\n');
-            return NODES.objectNode().put("step", "tick").put("to", to);
-        }
-
-        /** Writes the next numbered rows file; returns its name. */
-        private String rowsFile(List<I> stepRows) throws IOException {
-            String file = String.format(Locale.ROOT, "%03d.jsonl", ++files);
-            StringBuilder rows = new StringBuilder();
-            for (I row : stepRows) {
-                rows.append(JsonRows.toJson(inputs.toExternalRow(row), inputs.schema())).append('\n');
-            }
-            Files.writeString(dir.resolve(file), rows, StandardCharsets.UTF_8);
-            return file;
+            return NODES.objectNode().put("step", "tick").put("to", ((Scenario.Tick<I>) step).to().toString());
         }
 
         /** A flat key bare, a struct key as an object, as RunResultJson writes keys. */
