@@ -43,9 +43,9 @@ final class EventInputs<I> {
             long keepRows) {
         JsonLinesReader<I> first = new JsonLinesReader<>(codec, notes);
         Map<EventFile, Integer> uses = new LinkedHashMap<>();
-        for (ReplayPlan.Step step : plan.steps()) {
-            if (step instanceof ReplayPlan.Input in) {
-                uses.merge(in.file(), 1, Integer::sum);
+        for (ReplayPlan.Entry step : plan.steps()) {
+            if (step.file() != null) {
+                uses.merge(step.file(), 1, Integer::sum);
             }
         }
         Map<EventFile, List<I>> kept = new HashMap<>();

@@ -22,13 +22,13 @@ import dev.twstester.io.RunResultJson;
 
 /**
  * A run saved with {@code replay --format json > run.jsonl}, read back for {@code --expect}: the
- * simulator's batch lines (the {@code file}, {@code tick}, {@code state} and {@code engine}
- * members dropped, {@code metrics} kept for the comparison; other engines' lines, restart lines
- * and the comparison line skipped), or a file {@link RunResultJson#writeLines} wrote.
+ * simulator's batch lines (the {@code file}, {@code tick}, {@code start}, {@code state} and
+ * {@code engine} members dropped, {@code metrics} kept for the comparison; other engines' lines,
+ * restart and stop lines and the comparison line skipped), or a file {@link RunResultJson#writeLines} wrote.
  */
 final class ExpectedRun {
     private static final ObjectMapper JSON = JsonRows.mapper();
-    private static final List<String> CLI_MEMBERS = List.of("file", "tick", "state", "engine");
+    private static final List<String> CLI_MEMBERS = List.of("file", "tick", "start", "state", "engine");
 
     private ExpectedRun() {}
 
@@ -47,7 +47,7 @@ final class ExpectedRun {
             if (!line.isBlank()) {
                 try {
                     JsonNode json = JSON.readTree(line);
-                    if (json instanceof ObjectNode o && !o.has("comparison") && !o.has("restart")
+                    if (json instanceof ObjectNode o && !o.has("comparison") && !o.has("restart") && !o.has("stop")
                             && (!o.has("engine") || "simulator".equals(o.path("engine").asText()))) {
                         CLI_MEMBERS.forEach(o::remove);
                         metrics.add(metrics(o.remove("metrics"), file, i + 1));

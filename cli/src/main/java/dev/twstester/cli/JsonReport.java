@@ -21,11 +21,13 @@ import dev.twstester.io.RunResultJson;
 
 /**
  * The replay for tools: one JSON object per line and batch, the batch as
- * {@link RunResultJson#writeLines} writes it plus {@code file} (the input file that caused it,
- * null for a tick) or {@code tick}, {@code metrics} (an object of every metric the batch reports,
+ * {@link RunResultJson#writeLines} writes it plus {@code file} (the input or add file that caused
+ * it, null for a tick or a start) or {@code tick} or {@code "start":true}, {@code metrics} (an object of every metric the batch reports,
  * in {@link BatchResult#METRIC_NAMES} order), and with {@code --show-state} a {@code state} array of
- * {@code {"key":..., "variables":{name: value}, "timers":[...]}}. A plan's restart step is a line
- * {@code {"restart":{"nextBatchId":4,"watermark":"...","processingTime":"..."}}}. With {@code --live} or
+ * {@code {"key":..., "variables":{name: value}, "timers":[...]}}. A plan's start (or restart) step
+ * is a line {@code {"restart":{"nextBatchId":4,"watermark":"...","processingTime":"..."}}} (with
+ * {@code "waitingRows":n} when rows added while stopped wait), a stop that no start follows at
+ * once {@code {"stop":{"processingTime":"..."}}}. With {@code --live} or
  * {@code --expect} the lines carry {@code "engine":"simulator"}, the other run's batches follow
  * ({@code "engine":"spark"} or {@code "expected"}), and a last line
  * {@code {"comparison":{"left":"simulator","right":"spark","same":true,"differences":[...]}}} ends
@@ -78,6 +80,9 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
         if (cause != null && cause.tick() != null) {
             line.putNull("file");
             line.put("tick", cause.tick().toString());
+        } else if (cause != null && cause.atStart()) {
+            line.putNull("file");
+            line.put("start", true);
         } else {
             line.put("file", cause == null ? null : cause.file());
         }
@@ -95,10 +100,23 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
     }
 
     @Override
-    public void restart(long nextBatchId, Instant watermark, Instant processingTime) {
+    public void restart(long nextBatchId, Instant watermark, Instant processingTime, int waitingRows) {
         ObjectNode line = JSON.createObjectNode();
-        line.putObject("restart").put("nextBatchId", nextBatchId).put("watermark", watermark.toString())
+        ObjectNode restart = line.putObject("restart").put("nextBatchId", nextBatchId).put("watermark", watermark.toString())
                 .put("processingTime", processingTime.toString());
+        if (waitingRows > 0) {
+            restart.put("waitingRows", waitingRows);
+        }
+        if (tagEngine) {
+            line.put("engine", "simulator");
+        }
+        print(line);
+    }
+
+    @Override
+    public void stop(Instant processingTime) {
+        ObjectNode line = JSON.createObjectNode();
+        line.putObject("stop").put("processingTime", processingTime.toString());
         if (tagEngine) {
             line.put("engine", "simulator");
         }
@@ -107,6 +125,11 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
 
     @Override
     public void tickWithoutBatch(Instant to, String why) {
+        // no batch, no line
+    }
+
+    @Override
+    public void addWithoutBatch(String file, int rows, int waiting, String why) {
         // no batch, no line
     }
 

@@ -2,6 +2,8 @@ package dev.twstester.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,13 +19,15 @@ import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
+import dev.twstester.io.ScenarioPlan;
 import dev.twstester.sim.NondeterministicBatchException;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.LiveRunner;
 
 /**
  * One replay: reads (checks) every file of the plan, runs the steps on the simulator one by one
- * (reporting each batch with the file or tick that caused it, and each restart), then optionally
+ * (reporting each batch with the file, tick or start that caused it, each stop and restart, and
+ * rows and ticks that ran nothing), then optionally
  * the same steps on live Spark and a saved run to compare with. Without a comparison the replay
  * streams: what a step ran is reported and let go before the next step.
  *
@@ -39,8 +43,10 @@ final class Replay<K, I, O> {
     private final PrintWriter err;
     private final PrintWriter progress;
     private final Settings settings;
-    /** True from a restart until the next input: the restarted query runs no batch before new data. */
+    /** True from a start that ran no batch until the next data batch: the restarted query runs none before new data. */
     private boolean restarted;
+    /** The rows the last input or add step read. */
+    private int lastRows;
 
     /**
      * How the simulator runs and what is shown.
@@ -81,27 +87,46 @@ final class Replay<K, I, O> {
         report.start(queryName, plan);
         Map<Long, BatchCause> causes = new HashMap<>();
         Totals totals = new Totals();
-        for (ReplayPlan.Step step : plan.steps()) {
-            if (step instanceof ReplayPlan.Restart) {
-                restart(sim);
+        List<ReplayPlan.Entry> steps = plan.steps();
+        for (int i = 0; i < steps.size(); i++) {
+            ReplayPlan.Entry step = steps.get(i);
+            if (step.kind() == ScenarioPlan.Kind.STOP) {
+                sim.stop();
+                boolean restart = i + 1 < steps.size() && steps.get(i + 1).kind() == ScenarioPlan.Kind.START;
+                if (!restart) {
+                    report.stop(sim.processingTime());
+                }
                 continue;
             }
-            RunResult<K, I, O> ran = runStep(sim, step, inputs);
-            BatchCause cause = step instanceof ReplayPlan.Input in ? BatchCause.file(in.file())
-                    : BatchCause.tick(((ReplayPlan.Tick) step).to());
-            List<BatchResult<K, I, O>> batches = ran.batches();
-            if (batches.isEmpty()) {
-                report.tickWithoutBatch(((ReplayPlan.Tick) step).to(), whyNoBatch(sim));
-            }
-            for (int i = 0; i < batches.size(); i++) {
-                BatchResult<K, I, O> b = batches.get(i);
-                if (keepRun) {
-                    causes.put(b.batchId(), cause);
+            RunResult<K, I, O> ran;
+            BatchCause cause;
+            if (step.kind() == ScenarioPlan.Kind.START) {
+                ran = start(sim, step);
+                cause = BatchCause.start();
+            } else {
+                boolean running = sim.isRunning();
+                Instant nextTrigger = sim.nextTriggerTime();
+                ran = runStep(sim, step, inputs);
+                cause = step.file() != null ? BatchCause.file(step.file()) : BatchCause.tick(step.step().time());
+                if (ran.batches().isEmpty() && step.kind() == ScenarioPlan.Kind.TICK) {
+                    report.tickWithoutBatch(step.step().time(), whyNoBatch(sim, running, nextTrigger));
+                } else if (ran.batches().isEmpty() && step.kind() == ScenarioPlan.Kind.ADD) {
+                    report.addWithoutBatch(step.file().name(), lastRows, sim.waitingRows().size(), running
+                            ? "the next trigger runs at " + sim.nextTriggerTime()
+                            : "the query is stopped: its start reads them");
                 }
-                totals.add(b);
-                StateSnapshot<K> state = settings.showState() && i == batches.size() - 1
+            }
+            List<BatchResult<K, I, O>> batches = ran.batches();
+            for (int b = 0; b < batches.size(); b++) {
+                BatchResult<K, I, O> batch = batches.get(b);
+                if (keepRun) {
+                    causes.put(batch.batchId(), cause);
+                }
+                restarted &= !batch.hadInput();
+                totals.add(batch);
+                StateSnapshot<K> state = settings.showState() && b == batches.size() - 1
                         ? StateSnapshot.of(sim.state()) : null;
-                report.batch(b, cause, state);
+                report.batch(batch, cause, state);
             }
         }
         report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys());
@@ -171,16 +196,20 @@ final class Replay<K, I, O> {
         }
     }
 
-    private RunResult<K, I, O> runStep(TwsSimulator<K, I, O> sim, ReplayPlan.Step step, EventInputs<I> inputs) {
-        String where = step instanceof ReplayPlan.Input in ? in.file().display()
-                : "tick to " + ((ReplayPlan.Tick) step).to();
+    private RunResult<K, I, O> runStep(TwsSimulator<K, I, O> sim, ReplayPlan.Entry entry, EventInputs<I> inputs) {
+        ScenarioPlan.Step step = entry.step();
+        String where = entry.file() != null ? entry.file().display() : "tick to " + step.time();
+        if (step.kind() == ScenarioPlan.Kind.INPUT && step.time() != null && query.triggerIntervalMs() > 0
+                && step.time().isBefore(sim.nextTriggerTime())) {
+            throw CliException.usage(entry.file().name() + " at " + step.time() + " (" + plan.where(entry) + "): no trigger"
+                    + " runs then; with a trigger interval of " + Duration.ofMillis(query.triggerIntervalMs())
+                    + " the next one runs at " + sim.nextTriggerTime() + ": give that time or a later one, or"
+                    + " at=current for the next trigger");
+        }
         try {
-            if (step instanceof ReplayPlan.Input in) {
-                restarted = false;
-                List<I> input = inputs.take(in.file());
-                return in.at() == null ? sim.runBatch(input) : sim.runBatchAt(in.at(), input);
-            }
-            return sim.setProcessingTime(((ReplayPlan.Tick) step).to());
+            List<I> rows = entry.file() == null ? List.of() : inputs.take(entry.file());
+            lastRows = rows.size();
+            return sim.run(new Scenario<>(List.of(step.toScenarioStep(rows))));
         } catch (RuntimeException e) {
             // Spark's errors, a batch that differs when retried (--check-retries), and the query's
             // own code failing outside the processor (the key function, the input encoder), which
@@ -193,25 +222,42 @@ final class Replay<K, I, O> {
         }
     }
 
-    /** The plan's restart step: the query restarts from its checkpoint (a fresh processor's driver pass runs). */
-    private void restart(TwsSimulator<K, I, O> sim) {
+    /**
+     * The plan's start step: the query starts again from its checkpoint (a fresh processor's driver
+     * pass runs) and its first trigger reads the rows waiting, if any.
+     */
+    private RunResult<K, I, O> start(TwsSimulator<K, I, O> sim, ReplayPlan.Entry entry) {
+        long nextBatchId = sim.nextBatchId();
+        int waiting = sim.waitingRows().size();
+        Instant watermark = sim.watermark();
+        RunResult<K, I, O> ran;
         try {
-            sim.restart();
+            ran = sim.start();
         } catch (RuntimeException e) {
             if (e instanceof SparkThrowable) {
-                throw new StepFailure("restart before batch " + sim.nextBatchId() + " (" + plan.source() + ")", -1,
+                throw new StepFailure("restart before batch " + nextBatchId + " (" + plan.where(entry) + ")", -1,
                         e, "the new processor's driver-side init/close pass");
             }
             throw e;
         }
-        restarted = true;
-        report.restart(sim.nextBatchId(), sim.watermark(), sim.processingTime());
+        restarted = ran.batches().isEmpty();
+        report.restart(nextBatchId, watermark, sim.processingTime(), waiting);
+        return ran;
     }
 
-    private String whyNoBatch(TwsSimulator<K, I, O> sim) {
-        if (!query.timeMode().equals(TimeMode.ProcessingTime())) {
-            return "only the clock moved: " + TextReport.timeMode(query.timeMode())
-                    + " queries run batches for input, not for trigger ticks";
+    private String whyNoBatch(TwsSimulator<K, I, O> sim, boolean running, Instant nextTrigger) {
+        if (!running) {
+            return "the query is stopped: nothing runs until its start";
+        }
+        boolean processingTime = query.timeMode().equals(TimeMode.ProcessingTime());
+        if (query.triggerIntervalMs() > 0 && sim.processingTime().isBefore(nextTrigger)) {
+            return "no trigger: the next one runs at " + nextTrigger;
+        }
+        if (!processingTime) {
+            return query.triggerIntervalMs() > 0
+                    ? "the trigger found no rows waiting and no no-data batch due"
+                    : "only the clock moved: " + TextReport.timeMode(query.timeMode())
+                            + " queries run batches for input, not for trigger ticks";
         }
         if (sim.nextBatchId() == 0) {
             return "no batch has run yet: Spark runs nothing before the first data batch";
@@ -221,21 +267,11 @@ final class Replay<K, I, O> {
 
     /** The plan as a {@link Scenario} for live Spark. */
     private Scenario<I> scenario(EventInputs<I> inputs) {
-        Scenario.Builder<I> b = Scenario.builder();
-        for (ReplayPlan.Step step : plan.steps()) {
-            if (step instanceof ReplayPlan.Input in) {
-                if (in.at() == null) {
-                    b.batch(inputs.kept(in.file()));
-                } else {
-                    b.batchAt(in.at(), inputs.kept(in.file()));
-                }
-            } else if (step instanceof ReplayPlan.Tick tick) {
-                b.tick(tick.to());
-            } else {
-                b.restart();
-            }
+        List<Scenario.Step<I>> steps = new ArrayList<>();
+        for (ReplayPlan.Entry e : plan.steps()) {
+            steps.add(e.step().toScenarioStep(e.file() == null ? List.of() : inputs.kept(e.file())));
         }
-        return b.build();
+        return new Scenario<>(steps);
     }
 
     private int compareWithLive(RunResult<K, I, O> simulated, Scenario<I> scenario, Map<Long, BatchCause> causes) {

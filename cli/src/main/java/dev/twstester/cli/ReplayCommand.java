@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.Trigger;
 
 import dev.twstester.TwsQuery;
 
@@ -53,24 +54,35 @@ import picocli.CommandLine.Spec;
         optionListHeading = "%nOptions:%n",
         footerHeading = "%nTime (TTL and processing-time timers):%n",
         footer = {
-            "  The processing-time clock starts at 1970-01-01T00:00:00Z. A file's batch runs",
-            "  at the current clock unless it is given a time. A tick moves the clock; in",
-            "  ProcessingTime mode it runs a no-data batch (timers fire, TTL expires), in",
-            "  the other modes nothing. Give the times in one of two ways:",
+            "  The processing-time clock starts at 1970-01-01T00:00:00Z. With the default",
+            "  trigger (interval 0) a file's batch runs at the current clock unless it is",
+            "  given a time; with --trigger-interval (or the query's own interval) it runs",
+            "  at the next trigger time (a multiple of the interval). A tick moves the",
+            "  clock; a trigger runs there if one comes due: a data batch if rows wait, else",
+            "  a pending no-data batch (in ProcessingTime mode: timers fire, TTL expires),",
+            "  else nothing. Give the steps in one of two ways:",
             "  * a replay plan: the folder's scenario.txt, or --plan FILE, one step per",
             "    line, as GenScenario.writeBatchFiles writes it (# starts a comment; the",
-            "    first blank line after the steps ends the plan):",
+            "    first blank line ends the plan):",
             "        input 001.jsonl at=1970-01-01T00:01:00Z",
             "        input 002.jsonl at=current",
-            "        restart",
+            "        add 003.jsonl",
             "        tick to=1970-01-01T00:31:00Z",
-            "    restart: the query restarts from its checkpoint (state, timers, watermark,",
-            "    clock and batch ids carry over; a new processor runs init/close on the",
-            "    driver); no batch runs until the next file, so ticks before it run none.",
-            "  * options: --batch-interval, --start, --at and --tick.",
-            "  In ProcessingTime mode every file needs a time strictly later than the step",
-            "  before it; with no plan and no --batch-interval, files are picked up one",
-            "  minute apart (--batch-interval PT1M).",
+            "        stop",
+            "        start",
+            "        restart",
+            "    input: a batch at that trigger (current: the next one); add: the rows",
+            "    wait in the source for the next trigger (with interval 0, outside",
+            "    ProcessingTime mode, that is at once); stop: nothing runs until start,",
+            "    rows added wait, a pending no-data batch is skipped; start: the query",
+            "    restarts from its checkpoint (state, timers, watermark, clock and batch",
+            "    ids carry over; a new processor runs init/close on the driver) and its",
+            "    first trigger reads the waiting rows, if any; restart: stop, then start.",
+            "  * options: --batch-interval, --start, --at and --tick (input steps and",
+            "    ticks).",
+            "  In ProcessingTime mode with interval 0 every file needs a time strictly",
+            "  later than the step before it; with no plan and no --batch-interval, files",
+            "  are picked up one minute apart (--batch-interval PT1M).",
             "",
             "Examples:",
             "  twstester replay samples/src/main/resources/cart \\",
@@ -131,6 +143,13 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "spark.sql.shuffle.partitions (default: the query's, usually 1): keys are hashed into n"
                     + " partitions as Spark hashes them, and outputs come partition by partition. Also for --live.")
     private Integer shufflePartitions;
+
+    @Option(names = "--trigger-interval", paramLabel = "<duration>",
+            converter = TimeConverters.TriggerIntervalConverter.class,
+            description = "The query's trigger, Trigger.ProcessingTime(interval), e.g. 0, 500ms, 1s, 5m or PT1M"
+                    + " (default: the query's, usually 0: each batch runs as soon as its rows arrive). Rows wait for"
+                    + " the next multiple of the interval; a tick runs the trigger it reaches. Also for --live.")
+    private Duration triggerInterval;
 
     @Option(names = "--check-retries",
             description = "Simulator: run every batch twice from the same committed state, as Spark retries a task,"
@@ -242,6 +261,9 @@ public final class ReplayCommand implements Callable<Integer> {
             QueryLoader.Loaded loaded = loader.load(query);
             TwsQuery<?, ?, ?> q = shufflePartitions == null ? loaded.query()
                     : loaded.query().withShufflePartitions(shufflePartitions);
+            if (triggerInterval != null) {
+                q = q.withTrigger(Trigger.ProcessingTime(triggerInterval.toMillis()));
+            }
             ReplayPlan replayPlan = plan(files, times, timeOptions, q, err);
             return replay(q, loaded.name(), replayPlan, out, err);
         } finally {
@@ -287,14 +309,15 @@ public final class ReplayCommand implements Callable<Integer> {
             result = ReplayPlan.read(planFile, planFile.toString(), files);
         } else {
             Duration interval = batchInterval;
-            if (interval == null && processingTime && times.size() < files.size()) {
+            if (interval == null && processingTime && q.triggerIntervalMs() == 0 && times.size() < files.size()) {
                 interval = DEFAULT_PROCESSING_TIME_INTERVAL;
                 err.println("twstester: " + TextReport.timeMode(q.timeMode()) + " query without --batch-interval,"
                         + " --at or a plan: file k is picked up at " + start + " + k * " + interval);
             }
             result = ReplayPlan.fromOptions(files, times, ticks, interval, start);
         }
-        result.validate(processingTime, "give --batch-interval PT1M, --at FILE=TIME or a plan (scenario.txt)");
+        result.validate(processingTime, q.triggerIntervalMs(),
+                "give --batch-interval PT1M, --at FILE=TIME, --trigger-interval 1m or a plan (scenario.txt)");
         return result;
     }
 

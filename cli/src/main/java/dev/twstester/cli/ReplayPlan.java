@@ -1,12 +1,10 @@
 package dev.twstester.cli;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -14,99 +12,75 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import dev.twstester.io.ScenarioPlan;
+
 /**
- * The order of a replay: input steps (one file = one micro-batch, optionally picked up at a given
- * processing time), clock ticks and restarts from the checkpoint. Comes from a plan file
- * ({@code scenario.txt}, as {@code GenScenario.writeBatchFiles} and the JUnit extension's trace
- * files write it) or from the options {@code --at}, {@code --tick} and {@code --batch-interval}
- * (which give no restarts).
+ * The steps of a replay, each a {@link ScenarioPlan.Step} with its event file (for input and add
+ * steps): from a plan file ({@code scenario.txt}, read by {@link ScenarioPlan}, as the property
+ * engine and the JUnit extension's trace files write it) or from the options {@code --at},
+ * {@code --tick} and {@code --batch-interval} (which give input steps and ticks).
+ *
+ * @param steps  the steps in order
+ * @param source the plan file as given, or {@code options}
  */
-record ReplayPlan(List<Step> steps, String source) {
+record ReplayPlan(List<Entry> steps, String source) {
     ReplayPlan {
         steps = List.copyOf(steps);
     }
 
-    /** One step of a replay. */
-    sealed interface Step permits Input, Tick, Restart {}
-
-    /** One file, one micro-batch, at processing time {@code at} or, when null, at the clock's current time. */
-    record Input(EventFile file, Instant at) implements Step {}
-
-    /** The processing-time clock moves to {@code to}: in ProcessingTime mode a (no-data) batch. */
-    record Tick(Instant to) implements Step {}
-
     /**
-     * The query stops and starts again from its checkpoint: state, timers, watermark, clock and
-     * batch ids carry over, a fresh processor runs the driver-side init/close pass, and no batch
-     * runs until the next input.
+     * One step and its event file.
+     *
+     * @param step the step
+     * @param file the event file of an input or add step, else null
      */
-    record Restart() implements Step {}
+    record Entry(ScenarioPlan.Step step, EventFile file) {
+        ScenarioPlan.Kind kind() {
+            return step.kind();
+        }
+    }
 
+    /** Number of input and add steps. */
     int inputCount() {
-        return (int) steps.stream().filter(s -> s instanceof Input).count();
+        return (int) steps.stream().filter(e -> e.file() != null).count();
+    }
+
+    /** Where {@code entry} comes from in messages: {@code plan:line}, or {@code options}. */
+    String where(Entry entry) {
+        return entry.step().line() > 0 ? source + ":" + entry.step().line() : source;
     }
 
     /**
-     * Reads a plan: one step per line, {@code input FILE [at=current|<ISO instant>]},
-     * {@code tick to=<ISO instant>} or {@code restart}; {@code #} comments and blank lines are
-     * skipped, and the first blank line after a step ends the plan (what follows is notes, like the
-     * scenario description {@code writeBatchFiles} appends). Files are named relative to the plan's
-     * folder; every event file given to the replay must appear in it.
+     * Reads a plan file ({@link ScenarioPlan#read}); files are named relative to the plan's folder,
+     * and every event file given to the replay must appear in it.
      */
     static ReplayPlan read(Path planFile, String display, List<EventFile> given) {
-        List<String> lines;
+        ScenarioPlan plan;
         try {
-            lines = Files.readAllLines(planFile, StandardCharsets.UTF_8);
+            plan = ScenarioPlan.read(planFile);
         } catch (IOException e) {
             throw CliException.invalidInput(display + ": cannot read the replay plan: " + e, e);
+        } catch (IllegalArgumentException e) {
+            throw CliException.invalidInput(e.getMessage(), e);
         }
-        Path folder = planFile.toAbsolutePath().normalize().getParent();
         Map<Path, EventFile> byPath = new HashMap<>();
         given.forEach(f -> byPath.put(f.path().toAbsolutePath().normalize(), f));
-        List<Step> steps = new ArrayList<>();
+        List<Entry> steps = new ArrayList<>();
         TreeSet<String> used = new TreeSet<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            String at = display + ":" + (i + 1) + ": ";
-            if (line.isEmpty()) {
-                if (!steps.isEmpty()) {
-                    break;
-                }
-                continue;
-            }
-            if (line.startsWith("#")) {
-                continue;
-            }
-            String[] words = line.split("\\s+");
-            if (words[0].equals("input") && (words.length == 2 || words.length == 3)) {
-                Path file = folder.resolve(words[1]).normalize();
-                EventFile event = byPath.get(file);
+        for (ScenarioPlan.Step step : plan.steps()) {
+            EventFile event = null;
+            if (step.hasRows()) {
+                Path file = plan.resolve(step);
+                event = byPath.get(file);
                 if (event == null) {
-                    throw CliException.invalidInput(at + (Files.isRegularFile(file) ? words[1]
-                            + " is not one of the event files replayed (*.jsonl, *.json, given in the arguments)"
-                            : "no file " + words[1] + " next to the plan"), null);
+                    throw CliException.invalidInput(display + ":" + step.line() + ": " + (Files.isRegularFile(file)
+                            ? step.file() + " is not one of the event files replayed (*.jsonl, *.json, given in the"
+                                    + " arguments)"
+                            : "no file " + step.file() + " next to the plan"), null);
                 }
                 used.add(event.display());
-                Instant time = null;
-                if (words.length == 3) {
-                    String value = option(words[2], "at", at, line);
-                    time = value.equals("current") ? null : instant(value, at);
-                }
-                steps.add(new Input(event, time));
-            } else if (words[0].equals("tick") && words.length == 2) {
-                steps.add(new Tick(instant(option(words[1], "to", at, line), at)));
-            } else if (words[0].equals("restart")) {
-                if (words.length > 1) {
-                    throw CliException.invalidInput(at + "\"" + shorten(line) + "\": restart takes nothing after it;"
-                            + " write \"restart\" alone on its line (the query restarts from its checkpoint there)",
-                            null);
-                }
-                steps.add(new Restart());
-            } else {
-                throw CliException.invalidInput(at + "cannot read \"" + shorten(line) + "\"; a step is "
-                        + "\"input 001.jsonl at=current\", \"input 002.jsonl at=2024-05-01T10:00:00Z\", "
-                        + "\"tick to=2024-05-01T10:05:00Z\" or \"restart\"", null);
             }
+            steps.add(new Entry(step, event));
         }
         for (EventFile f : given) {
             if (!used.contains(f.display())) {
@@ -123,14 +97,14 @@ record ReplayPlan(List<Step> steps, String source) {
 
     /**
      * The plan the options give: the files in name order; file k (1, 2, ...) at its {@code --at}
-     * time, else {@code start + k * interval} when an interval is given, else at the clock's time;
+     * time, else {@code start + k * interval} when an interval is given, else at the next trigger;
      * each {@code --tick} placed before the first input with a later time (after the last input
      * when none is later).
      */
     static ReplayPlan fromOptions(List<EventFile> files, Map<String, Instant> at, List<Instant> ticks,
             Duration interval, Instant start) {
         Map<String, Instant> times = new LinkedHashMap<>(at);
-        List<Step> inputs = new ArrayList<>();
+        List<Entry> inputs = new ArrayList<>();
         for (int k = 0; k < files.size(); k++) {
             EventFile f = files.get(k);
             Instant time = times.remove(f.display());
@@ -142,7 +116,7 @@ record ReplayPlan(List<Step> steps, String source) {
             if (time == null && interval != null) {
                 time = start.plus(interval.multipliedBy(k + 1L));
             }
-            inputs.add(new Input(f, time));
+            inputs.add(new Entry(ScenarioPlan.Step.input(f.name(), time), f));
         }
         if (!times.isEmpty()) {
             throw CliException.usage("--at " + times.keySet().iterator().next() + "=...: no such input file; the files are "
@@ -150,72 +124,57 @@ record ReplayPlan(List<Step> steps, String source) {
         }
         List<Instant> pending = new ArrayList<>(ticks);
         pending.sort(null);
-        List<Step> steps = new ArrayList<>();
-        for (Step s : inputs) {
-            Instant time = ((Input) s).at();
+        List<Entry> steps = new ArrayList<>();
+        for (Entry e : inputs) {
+            Instant time = e.step().time();
             while (time != null && !pending.isEmpty() && pending.get(0).isBefore(time)) {
-                steps.add(new Tick(pending.remove(0)));
+                steps.add(new Entry(ScenarioPlan.Step.tick(pending.remove(0)), null));
             }
             if (time != null && !pending.isEmpty() && pending.get(0).equals(time)) {
-                throw CliException.usage("--tick " + time + " is also the time of " + ((Input) s).file().name()
+                throw CliException.usage("--tick " + time + " is also the time of " + e.file().name()
                         + "'s batch; one trigger runs one batch, move the tick or the file");
             }
-            steps.add(s);
+            steps.add(e);
         }
-        pending.forEach(t -> steps.add(new Tick(t)));
+        pending.forEach(t -> steps.add(new Entry(ScenarioPlan.Step.tick(t), null)));
         return new ReplayPlan(steps, "options");
     }
 
     /**
-     * Checks that processing time never moves backwards and, in ProcessingTime mode, that every
-     * step has its own, strictly later time (one trigger tick per batch, as live Spark needs).
+     * Checks that processing time never moves backwards and, in ProcessingTime mode with a zero
+     * trigger interval, that every input has its own, strictly later time (live Spark runs a batch
+     * there only on a clock move). With an interval, an input without a time runs at the next
+     * trigger.
      */
-    void validate(boolean processingTime, String hint) {
+    void validate(boolean processingTime, long triggerIntervalMs, String hint) {
+        boolean strict = processingTime && triggerIntervalMs == 0;
         Instant now = Instant.EPOCH;
         String previous = "the start (" + Instant.EPOCH + ")";
-        for (Step s : steps) {
-            if (s instanceof Restart) {
+        for (Entry e : steps) {
+            ScenarioPlan.Step s = e.step();
+            if (s.kind() != ScenarioPlan.Kind.INPUT && s.kind() != ScenarioPlan.Kind.TICK) {
                 continue;   // the clock carries over
             }
-            Instant time = s instanceof Input in ? in.at() : ((Tick) s).to();
-            String what = s instanceof Input in ? in.file().name() : "tick to " + ((Tick) s).to();
+            Instant time = s.time();
+            String what = s.kind() == ScenarioPlan.Kind.INPUT ? e.file().name() : "tick to " + s.time();
+            String from = where(e);
             if (time == null) {
-                if (processingTime) {
-                    throw CliException.usage(what + " has no processing time (" + source + "); in ProcessingTime mode"
+                if (strict) {
+                    throw CliException.usage(what + " has no processing time (" + from + "); in ProcessingTime mode"
                             + " every file needs one, " + hint);
                 }
                 continue;
             }
             if (time.isBefore(now)) {
-                throw CliException.usage(what + " at " + time + " is before " + previous + " (" + source
+                throw CliException.usage(what + " at " + time + " is before " + previous + " (" + from
                         + "); processing time never moves backwards");
             }
-            if (processingTime && !time.isAfter(now)) {
-                throw CliException.usage(what + " at " + time + " is not after " + previous + " (" + source
+            if (strict && !time.isAfter(now)) {
+                throw CliException.usage(what + " at " + time + " is not after " + previous + " (" + from
                         + "); in ProcessingTime mode each step needs a strictly later time (one trigger, one batch)");
             }
             now = time;
             previous = what + " (" + time + ")";
         }
-    }
-
-    private static String option(String word, String name, String at, String line) {
-        if (!word.startsWith(name + "=")) {
-            throw CliException.invalidInput(at + "expected " + name + "=... in \"" + shorten(line) + "\"", null);
-        }
-        return word.substring(name.length() + 1);
-    }
-
-    private static Instant instant(String text, String at) {
-        try {
-            return Instant.parse(text);
-        } catch (DateTimeParseException e) {
-            throw CliException.invalidInput(at + "cannot parse \"" + shorten(text) + "\" as an instant; write ISO-8601"
-                    + " UTC like 2024-05-01T10:00:00Z", e);
-        }
-    }
-
-    private static String shorten(String s) {
-        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
     }
 }

@@ -24,13 +24,21 @@ interface Report<K, I, O> {
     void batch(BatchResult<K, I, O> batch, BatchCause cause, StateSnapshot<K> state);
 
     /**
-     * The query restarted from its checkpoint (a plan's {@code restart} step): {@code nextBatchId},
-     * the watermark and processing time carry over; no batch runs until the next input.
+     * The query started again from its checkpoint (a plan's {@code start} step, or the second half
+     * of {@code restart}): {@code nextBatchId}, the watermark and processing time carry over; its
+     * first trigger reads the {@code waitingRows} rows added meanwhile (reported next as a batch),
+     * and with none no batch runs until the next input.
      */
-    void restart(long nextBatchId, Instant watermark, Instant processingTime);
+    void restart(long nextBatchId, Instant watermark, Instant processingTime, int waitingRows);
 
-    /** A clock tick that ran no batch (a query not in ProcessingTime mode, or before the first batch). */
+    /** The query stopped (a plan's {@code stop} step that a {@code start} does not follow at once). */
+    void stop(Instant processingTime);
+
+    /** A clock tick that ran no batch: {@code why} says why (no trigger then, stopped, nothing to run). */
     void tickWithoutBatch(Instant to, String why);
+
+    /** An add step whose {@code rows} wait in the source ({@code waiting} in all), for the reason {@code why}. */
+    void addWithoutBatch(String file, int rows, int waiting, String why);
 
     /** After the last batch: what the batches added up to and where the simulator stands. */
     void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState);

@@ -105,8 +105,10 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
                 .orElse(", no watermark");
         String partitions = query.shufflePartitions() == 1 ? ""
                 : ", " + query.shufflePartitions() + " shuffle partitions";
+        String trigger = query.triggerIntervalMs() == 0 ? ""
+                : ", trigger interval " + java.time.Duration.ofMillis(query.triggerIntervalMs());
         return timeMode(query.timeMode()) + " mode, " + outputMode(query.outputMode()) + " output" + watermark
-                + partitions;
+                + partitions + trigger;
     }
 
     static String timeMode(TimeMode mode) {
@@ -203,15 +205,29 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
     }
 
     @Override
-    public void restart(long nextBatchId, Instant watermark, Instant processingTime) {
+    public void restart(long nextBatchId, Instant watermark, Instant processingTime, int waitingRows) {
         out.println("restart: the query restarted from its checkpoint (state, timers, watermark " + watermark
-                + " and batch ids kept; a fresh processor ran init/close on the driver); no batch runs until the"
-                + " next file (batch " + nextBatchId + ")");
+                + " and batch ids kept; a fresh processor ran init/close on the driver); " + (waitingRows == 0
+                        ? "no batch runs until the next file"
+                        : "its first trigger reads the " + count(waitingRows, "row", "rows") + " waiting in the source")
+                + " (batch " + nextBatchId + ")");
+    }
+
+    @Override
+    public void stop(Instant processingTime) {
+        out.println("stop: the query stopped at " + processingTime + " (state, timers, watermark and batch ids kept);"
+                + " nothing runs until its start, rows added wait, a pending no-data batch is skipped");
     }
 
     @Override
     public void tickWithoutBatch(Instant to, String why) {
         out.println("tick to " + to + ": no batch (" + why + ")");
+    }
+
+    @Override
+    public void addWithoutBatch(String file, int rows, int waiting, String why) {
+        out.println("add " + file + ": " + count(rows, "row waits", "rows wait") + " in the source, " + waiting
+                + " in all (" + why + ")");
     }
 
     @Override

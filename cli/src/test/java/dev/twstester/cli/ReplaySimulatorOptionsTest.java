@@ -191,12 +191,12 @@ class ReplaySimulatorOptionsTest {
     }
 
     @Test
-    void helpListsTheNewOptionsAndTheRestartStep() {
+    void helpListsTheNewOptionsAndThePlanSteps() {
         Cli.Result r = Cli.run("replay", "--help");
 
         assertThat(r.out()).contains("--show-metrics", "--shuffle-partitions=<n>", "--check-retries", "--real-time",
-                "        restart\n",
-                "    restart: the query restarts from its checkpoint (state, timers, watermark,\n");
+                "--trigger-interval=<duration>", "        add 003.jsonl\n", "        stop\n", "        start\n",
+                "        restart\n", "    first trigger reads the waiting rows, if any; restart: stop, then start.\n");
     }
 
     /** {@code story} with a metrics line after each batch's "timers fired" line, in batch order. */

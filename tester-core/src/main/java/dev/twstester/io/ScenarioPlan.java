@@ -214,7 +214,8 @@ public final class ScenarioPlan {
                 case "stop", "start", "restart" -> {
                     if (words.length > 1) {
                         throw new IllegalArgumentException(at + "\"" + shorten(line) + "\": " + words[0]
-                                + " takes nothing after it; write \"" + words[0] + "\" alone on its line");
+                                + " takes nothing after it; write \"" + words[0] + "\" alone on its line"
+                                + (words[0].equals("restart") ? " (the query restarts from its checkpoint there)" : ""));
                     }
                     boolean stops = !words[0].equals("start");
                     boolean starts = !words[0].equals("stop");

@@ -90,7 +90,9 @@ class ScenarioPlanTest {
         assertThatThrownBy(() -> parse("add\n")).hasMessage("plan.txt:1: \"add\": write \"add FILE\"");
         assertThatThrownBy(() -> parse("input 001.jsonl\nrestart at=1970-01-01T00:05:00Z\n"))
                 .hasMessage("plan.txt:2: \"restart at=1970-01-01T00:05:00Z\": restart takes nothing after it; write"
-                        + " \"restart\" alone on its line");
+                        + " \"restart\" alone on its line (the query restarts from its checkpoint there)");
+        assertThatThrownBy(() -> parse("stop now\n")).hasMessage("plan.txt:1: \"stop now\": stop takes nothing after it;"
+                + " write \"stop\" alone on its line");
         assertThatThrownBy(() -> parse("start\n"))
                 .hasMessage("plan.txt:1: start: the query is running here; a \"stop\" line must come first (or write"
                         + " \"restart\" for both)");
