@@ -91,7 +91,10 @@ public final class Workloads {
         return b.build();
     }
 
-    /** The generator {@code GeneratedScenariosTest.cart_watch} uses: event-time cart scenarios of 1 to 6 batches. */
+    /**
+     * The generator {@code GeneratedScenariosTest.cart_watch} uses, without its restarts and trigger
+     * intervals: event-time cart scenarios of 1 to 6 batches.
+     */
     public static ScenarioGenerator cartGenerator() {
         return ScenarioGenerator.create().keys("ana", "bo", "cy").variants("add", "checkout")
                 .timeMode(TimeMode.EventTime()).watermarkDelay(CartWatch.WATERMARK_DELAY)
