@@ -74,7 +74,7 @@ class TestSimulatorTest {
     }
 
     @Test
-    void a_restart_is_recorded_and_written_as_a_restart_line(@TempDir Path dir) {
+    void a_restart_is_recorded_and_written_as_stop_and_start_lines(@TempDir Path dir) {
         sim.runBatchAt(Instant.ofEpochSecond(1), List.of(reading("a", 10, 0)));
         sim.restart();
         sim.runBatchAt(Instant.ofEpochSecond(3), List.of(reading("a", 11, 0)));
@@ -85,7 +85,8 @@ class TestSimulatorTest {
         assertThat(dir.resolve("scenario.txt")).content().startsWith("""
                 # replay plan: one line per step, in order; input files hold one JSON row per line
                 input 001.jsonl at=1970-01-01T00:00:01Z
-                restart
+                stop
+                start
                 input 002.jsonl at=1970-01-01T00:00:03Z
                 """);
     }
