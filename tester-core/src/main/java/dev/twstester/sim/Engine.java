@@ -23,7 +23,6 @@ import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.Fault;
-import dev.twstester.internal.Faults;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -154,8 +153,7 @@ final class Engine<K, I, O> {
     /** One execution of the next batch's tasks, uncommitted. */
     private Attempt attempt(List<I> rows, Bytes knownKey, K keyObject) {
         Batch batch = new Batch(nextBatchId, new Timers(processingTimeMs, watermarkMs), lastBatchWatermarkMs);
-        long filterWm = Faults.lateFilterUsesCurrentWatermark
-                || faults.contains(Fault.LATE_FILTER_USES_CURRENT_WATERMARK) ? watermarkMs : lastBatchWatermarkMs;
+        long filterWm = faults.contains(Fault.LATE_FILTER_USES_CURRENT_WATERMARK) ? watermarkMs : lastBatchWatermarkMs;
         Input<I> input = parse(rows, knownKey, filterWm);
         Scope scope = store.scope();
         Partitions partitions = new Partitions(query.shufflePartitions());
