@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import org.apache.spark.SparkThrowable;
@@ -21,7 +22,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Faults;
+import dev.twstester.internal.Fault;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -38,6 +39,8 @@ final class Engine<K, I, O> {
     final Fidelity fidelity;
     private final boolean retryCheck;
     private final boolean realTime;
+    /** Deliberate deviations from Spark, for twstester's own tests ({@link Fault}); empty otherwise. */
+    private final Set<Fault> faults;
     private final EventTimeColumn<O> outputEventTime;
     final StateStore store;
     private final EventTimeColumn<I> eventTime;
@@ -62,11 +65,12 @@ final class Engine<K, I, O> {
     private long nextBatchId;
     private boolean batchRanInThisRun;
 
-    Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime) {
+    Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime, Set<Fault> faults) {
         this.query = query;
         this.fidelity = fidelity;
         this.retryCheck = retryCheck;
         this.realTime = realTime;
+        this.faults = faults;
         this.outputEventTime = query.outputEventTimeColumn()
                 .map(c -> new EventTimeColumn<>(query.outputEncoder(), c, "outputEventTimeColumn")).orElse(null);
         this.keyCodec = KeyCodec.of(query.keyEncoder());
@@ -174,7 +178,7 @@ final class Engine<K, I, O> {
     /** One execution of the next batch's tasks, uncommitted. */
     private Attempt attempt(List<I> rows, Bytes knownKey, K keyObject) {
         Batch batch = new Batch(nextBatchId, new Timers(processingTimeMs, watermarkMs), lastBatchWatermarkMs);
-        long filterWm = Faults.lateFilterUsesCurrentWatermark ? watermarkMs : lastBatchWatermarkMs;
+        long filterWm = faults.contains(Fault.LATE_FILTER_USES_CURRENT_WATERMARK) ? watermarkMs : lastBatchWatermarkMs;
         Input<I> input = parse(rows, knownKey, filterWm);
         Scope scope = store.scope();
         Partitions partitions = new Partitions(query.shufflePartitions());

@@ -10,6 +10,7 @@ import java.util.Objects;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Fault;
 import dev.twstester.junit.internal.Recorder;
 import dev.twstester.junit.internal.Session;
 import dev.twstester.junit.internal.Timelines;
@@ -56,8 +57,9 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
     /** True when the extension made it (and may replace it in a field). */
     boolean managed;
 
-    TestSimulator(String name, TwsQuery<K, I, O> query) {
-        this.recorder = new Recorder<>(name, query);
+    /** {@code faults}: see {@link SimulatorFaults}; none outside twstester's own tests. */
+    TestSimulator(String name, TwsQuery<K, I, O> query, Fault... faults) {
+        this.recorder = new Recorder<>(name, query, faults);
         this.state = new TestStateView<>(recorder, STATE_WRITE_NOT_LIVE);
         this.output = new TestOutput<>(recorder);
     }

@@ -81,6 +81,18 @@ class TwsExtensionTest {
     }
 
     @Test
+    void simulator_faults_reach_the_simulators_the_extension_makes_for_the_class_and_no_other() {
+        // WHEN
+        EngineExecutionResults results = Kit.run(TwsExtensionExamples.WithAFaultySimulator.class, traces);
+
+        // THEN
+        results.testEvents().failed().stream().findFirst().ifPresent(e -> {
+            throw new AssertionError("the example failed", Kit.failure(results));
+        });
+        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+    }
+
+    @Test
     void a_failing_test_carries_the_timeline_of_each_simulator_and_keeps_its_trace_files() throws Exception {
         // WHEN
         EngineExecutionResults results = Kit.run(TwsExtensionExamples.Failing.class, traces);
