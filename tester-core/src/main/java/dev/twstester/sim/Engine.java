@@ -50,9 +50,9 @@ final class Engine<K, I, O> {
     private UUID runId = SimHandle.randomId();
 
     /** Sees every handler call with the processor instance (the key-isolation check); null when unused. */
-    HandlerObserver observer;
+    private HandlerObserver observer;
     /** When not null, every committed batch's handler calls are appended (the key-isolation check). */
-    List<List<RetryCheck.Call>> callLog;
+    private List<List<RetryCheck.Call>> callLog;
 
     /** The last batch's metrics, shared by the next batch when its figures are the same. */
     private final Metrics.Last lastMetrics = new Metrics.Last();
@@ -90,6 +90,20 @@ final class Engine<K, I, O> {
         processors = copies(driverPass());
         runId = SimHandle.randomId();
         batchRanInThisRun = false;
+    }
+
+    /**
+     * For the key-isolation check: {@code observer} sees every handler call from now on, and each
+     * committed batch's handler calls are kept ({@link #loggedCalls()}).
+     */
+    void watchCalls(HandlerObserver observer) {
+        this.observer = observer;
+        this.callLog = new ArrayList<>();
+    }
+
+    /** The handler calls of every committed batch since {@link #watchCalls}, batch by batch. */
+    List<List<RetryCheck.Call>> loggedCalls() {
+        return callLog == null ? List.of() : callLog;
     }
 
     /** The processing-time clock: the next batch's timestamp. */
