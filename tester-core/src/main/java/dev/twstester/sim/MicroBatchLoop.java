@@ -72,7 +72,7 @@ final class MicroBatchLoop<K, I, O> {
     /** Rows reach the source; a running query with a zero interval reads them at once. */
     List<BatchResult<K, I, O>> addData(List<I> rows) {
         arrive(new ArrayList<>(rows));
-        return running && backToBack ? untilIdle() : List.of();
+        return running && backToBack ? untilIdle(new ArrayList<>(2)) : List.of();
     }
 
     /** The clock moves to {@code toMs}; a trigger runs there if one has come due. */
@@ -112,7 +112,7 @@ final class MicroBatchLoop<K, I, O> {
         }
         trigger(ran, knownKey, keyObject);
         if (backToBack) {
-            ran.addAll(untilIdle());
+            untilIdle(ran);
         }
         return ran;
     }
@@ -156,14 +156,14 @@ final class MicroBatchLoop<K, I, O> {
             trigger(ran, null, null);
         }
         if (!batches.isEmpty()) {
-            ran.addAll(untilIdle());
+            untilIdle(ran);
         }
         return ran;
     }
 
     /** After the watermark was forced forward: with a zero interval its no-data batch runs at once. */
     List<BatchResult<K, I, O>> watermarkForced() {
-        return running && backToBack ? untilIdle() : List.of();
+        return running && backToBack ? untilIdle(new ArrayList<>(2)) : List.of();
     }
 
     /** Stops the query: nothing runs until {@link #start()}; a pending no-data batch will not run. */
@@ -188,7 +188,7 @@ final class MicroBatchLoop<K, I, O> {
         List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
         trigger(ran, null, null);
         if (backToBack) {
-            ran.addAll(untilIdle());
+            untilIdle(ran);
         }
         return ran;
     }
@@ -198,7 +198,7 @@ final class MicroBatchLoop<K, I, O> {
         engine.restart();
         List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
         if (trigger(ran, knownKey, keyObject)) {
-            ran.addAll(untilIdle());
+            untilIdle(ran);
         }
         return ran;
     }
@@ -230,8 +230,8 @@ final class MicroBatchLoop<K, I, O> {
         dataWaiting = true;
     }
 
-    private List<BatchResult<K, I, O>> untilIdle() {
-        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+    /** Triggers at the current time until one runs nothing; the batches are appended to {@code ran}, which is returned. */
+    private List<BatchResult<K, I, O>> untilIdle(List<BatchResult<K, I, O>> ran) {
         while (trigger(ran, null, null)) {
             // each trigger runs at most one batch; a no-data batch never asks for another
         }
