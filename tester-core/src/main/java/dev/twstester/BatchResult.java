@@ -24,12 +24,13 @@ import dev.twstester.internal.ContiguousPartitions;
  * emitted each output row, and {@link #outputsOfPartition(int)} / {@link #outputsByPartition()}
  * give one partition's rows in the order that task emitted them:
  * <pre>{@code
- * BatchResult<String, String, String> b = new TwsSimulator<>(query.withShufflePartitions(2))
- *         .runBatch("bo", "ana", "cy").lastBatch();
- * b.outputs();               // [ana:1, cy:1, bo:1]: partition 0's rows, then partition 1's
+ * // RunningCount (in the samples) emits (word, count); ana and dee hash to partition 0 of 2, bo to 1
+ * BatchResult<String, String, Tuple2<String, Long>> b = new TwsSimulator<>(
+ *         RunningCount.query().withShufflePartitions(2)).runBatch("bo", "dee", "ana").lastBatch();
+ * b.outputs();               // [(ana,1), (dee,1), (bo,1)]: partition 0's rows, then partition 1's
  * b.outputPartitions();      // [0, 0, 1]
- * b.outputsOfPartition(1);   // [bo:1]
- * b.outputsByPartition();    // {0=[ana:1, cy:1], 1=[bo:1]}
+ * b.outputsOfPartition(1);   // [(bo,1)]
+ * b.outputsByPartition();    // {0=[(ana,1), (dee,1)], 1=[(bo,1)]}
  * }</pre>
  *
  * @param batchId            Spark's micro-batch id: every batch counts, no-data batches too

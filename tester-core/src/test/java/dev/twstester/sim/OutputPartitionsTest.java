@@ -7,12 +7,18 @@ import java.time.Instant;
 import java.util.List;
 
 import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.StatefulProcessor;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.TimerValues;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
+
+import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The simulator says which shuffle partition emitted each output row. The partitions of the keys
@@ -98,5 +104,34 @@ class OutputPartitionsTest {
                 .runBatchAt(Instant.ofEpochMilli(1000), ROWS).batches().get(0);
         assertThat(fast.outputPartitions()).isEqualTo(expected);
         assertThat(fast).isEqualTo(retried);
+    }
+
+    @Test
+    void the_batch_result_javadoc_example() {
+        TwsQuery<String, String, Tuple2<String, Long>> counts = TwsQuery.builder(CountWords::new)
+                .keyBy(word -> word, Encoders.STRING())
+                .input(Encoders.STRING())
+                .output(Encoders.tuple(Encoders.STRING(), Encoders.LONG()))
+                .shufflePartitions(2)
+                .build();
+        BatchResult<String, String, Tuple2<String, Long>> b = new TwsSimulator<>(counts).runBatch("bo", "dee", "ana")
+                .lastBatch();
+        assertThat(b.outputs()).hasToString("[(ana,1), (dee,1), (bo,1)]");
+        assertThat(b.outputPartitions()).hasToString("[0, 0, 1]");
+        assertThat(b.outputsOfPartition(1)).hasToString("[(bo,1)]");
+        assertThat(b.outputsByPartition()).hasToString("{0=[(ana,1), (dee,1)], 1=[(bo,1)]}");
+    }
+
+    /** (word, rows of the word in the batch). */
+    public static class CountWords extends StatefulProcessor<String, String, Tuple2<String, Long>> {
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+        }
+
+        @Override
+        public scala.collection.Iterator<Tuple2<String, Long>> handleInputRows(String key,
+                scala.collection.Iterator<String> rows, TimerValues timerValues) {
+            return CollectionConverters.asScala(List.of(new Tuple2<>(key, (long) rows.size())).iterator());
+        }
     }
 }
