@@ -2,6 +2,8 @@ package dev.twstester.spark;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.spark.TaskContext;
+
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.StatefulProcessor;
@@ -30,7 +32,8 @@ final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialS
 
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
-        emitted = OutputRecorder.startTask(run, getHandle().getQueryInfo().getBatchId());
+        // on the driver's init/close pass there is no task and nothing to count
+        emitted = TaskContext.get() == null ? null : OutputRecorder.startTask(run, getHandle().getQueryInfo().getBatchId());
         delegate.setHandle(getHandle());
         delegate.init(outputMode, timeMode);
     }
