@@ -36,11 +36,12 @@ import dev.twstester.RunDifference.Aspect;
  *
  * <p>Ordered outputs of two batches that both {@link BatchResult#knowsOutputPartitions() know their
  * partitions} (the simulator's and the live runner's always do) are compared partition by
- * partition: each partition's rows in the order its task emitted them, and the rows' partitions
- * too. Spark guarantees the order of rows within a partition; the order in which a sink receives
- * the partitions' rows is the sink's: {@code MemorySink} and {@code Dataset.collect()}
- * concatenate them by partition id (the simulator and the live runner give that order), a
- * {@code foreachBatch} writer may see them interleaved as the tasks run. So two batches whose
+ * partition: each partition's rows in the order its task emitted them (a row emitted by another
+ * partition is a difference too; the row position in the message is the row's within its
+ * partition). Spark fixes the order of rows within a partition; how the partitions' rows
+ * interleave is up to the sink: {@code MemorySink} and {@code Dataset.collect()} concatenate them
+ * by partition id (the simulator and the live runner give that order), while a sink that writes
+ * from each task (files, Kafka, {@code foreach}) receives them as the tasks run, in parallel. So two batches whose
  * partitions hold the same rows in the same order are the same even if their {@code outputs()}
  * interleave the partitions differently; for results in collect order (both engines) that cannot
  * happen, and comparing partition by partition finds exactly what comparing the whole lists

@@ -3,7 +3,6 @@ package dev.twstester.spark;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.spark.TaskContext;
-
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.StatefulProcessor;
