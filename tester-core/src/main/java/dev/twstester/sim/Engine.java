@@ -22,6 +22,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.ContiguousPartitions;
 import dev.twstester.internal.Fault;
 
 import scala.jdk.javaapi.CollectionConverters;
@@ -178,7 +179,7 @@ final class Engine<K, I, O> {
             List<I> received = fidelity == Fidelity.FAST ? Collections.unmodifiableList(rows) : rows;
             return new BatchResult<>(batch.id, hadInput, received, attempt.input.dropped, Instant.ofEpochMilli(lateWm),
                     Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired,
-                    batch.metrics());
+                    batch.metrics(), ContiguousPartitions.ofCounts(batch.outputsPerTask));
         } catch (RuntimeException e) {
             scope.journal.rollback();
             throw e;
@@ -296,6 +297,7 @@ final class Engine<K, I, O> {
     private void runTask(int p, Partitions partitions, Batch batch, Input<I> input, Map<Bytes, List<Object>> initial,
             List<Bytes> initialKeys, List<Bytes> keys, Bytes knownKey, K keyObject) {
         StatefulProcessor<K, I, O> processor = fidelity == Fidelity.FULL ? processors.fresh() : query.newProcessor();
+        int outputsBefore = batch.outputs.size();
         SimHandle handle = new SimHandle(store, SimHandle.queryInfo(queryId, runId, batch.id));
         Scope scope = store.scope();
         processor.setHandle(handle);
@@ -318,6 +320,7 @@ final class Engine<K, I, O> {
             handle.state = HandleState.TIMER_PROCESSED;
             scope.key = null;
             run("close", null, batch.id, processor::close);
+            batch.outputsPerTask.add(batch.outputs.size() - outputsBefore);
         } finally {
             scope.key = null;
             handle.state = HandleState.CLOSED;
@@ -619,6 +622,8 @@ final class Engine<K, I, O> {
         final Timers timerValues;
         final List<O> outputs = new ArrayList<>();
         final List<FiredTimer<K>> fired = new ArrayList<>();
+        /** The number of rows each partition's task emitted, by partition: Spark's collect order cuts outputs so. */
+        final List<Integer> outputsPerTask = new ArrayList<>(1);
         final long lateWatermarkMs;
         /** Every handler call with what it emitted, for the retry check. */
         final List<RetryCheck.Call> calls = new ArrayList<>();

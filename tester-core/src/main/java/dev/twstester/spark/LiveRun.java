@@ -30,6 +30,7 @@ import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.ContiguousPartitions;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.internal.Triggers;
 
@@ -335,8 +336,10 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             K key = (K) f.key();
             fired.add(new FiredTimer<>(key, Instant.ofEpochMilli(f.expiryMs())));
         }
+        List<O> outputs = outputs(id);
         return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),
-                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs(id), fired, metrics(p));
+                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs, fired, metrics(p),
+                outputPartitions(id, outputs.size()));
     }
 
     /**
@@ -370,6 +373,24 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             out.add(outputCodec.fromExternalRow(row));
         }
         return out;
+    }
+
+    /**
+     * The partition of each of the batch's {@code rows} sink rows: the sink holds partition 0's rows,
+     * then partition 1's, ..., so the rows each partition's task emitted cut them. Empty when no task
+     * reported (a remote cluster's executors run in other JVMs).
+     */
+    private List<Integer> outputPartitions(long batchId, int rows) {
+        List<Integer> counts = OutputRecorder.countsIn(runId, batchId);
+        if (counts.isEmpty()) {
+            return List.of();
+        }
+        long emitted = counts.stream().mapToLong(Integer::longValue).sum();
+        if (emitted != rows) {
+            throw new IllegalStateException("the processor's tasks emitted " + emitted + " rows in batch " + batchId
+                    + " (by partition " + counts + ") but the sink received " + rows);
+        }
+        return ContiguousPartitions.ofCounts(counts);
     }
 
     private static long droppedCount(StreamingQueryProgress p) {

@@ -154,7 +154,7 @@ class TwsExtensionTest {
                         + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:00Z\","
                         + "\"input\":[{\"kind\":0,\"sensor\":\"a\",\"ts\":\"1970-01-01T00:00:10Z\"},{\"kind\":1,"
                         + "\"sensor\":\"b\",\"ts\":\"1970-01-01T00:00:11Z\"}],\"droppedLate\":[],\"outputs\":[\"a=1\","
-                        + "\"b=1\"],\"firedTimers\":[],\"metrics\":{" + metrics(1, 6) + "}}}",
+                        + "\"b=1\"],\"outputPartitions\":[0,0],\"firedTimers\":[],\"metrics\":{" + metrics(1, 6) + "}}}",
                 "{\"call\":1,\"batch\":{\"batchId\":1,\"hadInput\":false,\"batchTimestamp\":\"1970-01-01T00:00:00Z\","
                         + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:06Z\","
                         + "\"input\":[],\"droppedLate\":[],\"outputs\":[],\"firedTimers\":[],\"metrics\":{"
