@@ -1,11 +1,15 @@
 package dev.twstester;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.TreeMap;
+
+import dev.twstester.internal.ContiguousPartitions;
 
 /**
  * What one micro-batch did, in the same shape for the simulator and for a live Spark run.
@@ -14,6 +18,19 @@ import java.util.TreeMap;
  * BatchResult<String, CartEvent, CartAlert> batch = simulator.runBatch(events).lastBatch();
  * assert batch.hadInput() && batch.droppedLate().isEmpty();
  * List<CartAlert> alerts = batch.outputs();
+ * }</pre>
+ *
+ * <p>With several shuffle partitions, {@link #outputPartitions()} says which partition's task
+ * emitted each output row, and {@link #outputsOfPartition(int)} / {@link #outputsByPartition()}
+ * give one partition's rows in the order that task emitted them:
+ * <pre>{@code
+ * // RunningCount (in the samples) emits (word, count); ana and dee hash to partition 0 of 2, bo to 1
+ * BatchResult<String, String, Tuple2<String, Long>> b = new TwsSimulator<>(
+ *         RunningCount.query().withShufflePartitions(2)).runBatch("bo", "dee", "ana").lastBatch();
+ * b.outputs();               // [(ana,1), (dee,1), (bo,1)]: partition 0's rows, then partition 1's
+ * b.outputPartitions();      // [0, 0, 1]
+ * b.outputsOfPartition(1);   // [(bo,1)]
+ * b.outputsByPartition();    // {0=[(ana,1), (dee,1)], 1=[(bo,1)]}
  * }</pre>
  *
  * @param batchId            Spark's micro-batch id: every batch counts, no-data batches too
@@ -26,12 +43,21 @@ import java.util.TreeMap;
  * @param evictionWatermark  the watermark of this batch: event-time timers fire up to it and
  *                           {@code TimerValues.getCurrentWatermarkInMs()} reports it
  * @param batchTimestamp     the batch's processing time ({@code getCurrentProcessingTimeInMs()})
- * @param outputs            the rows emitted, in Spark's order: input outputs key by key, then
- *                           timer outputs (one shuffle partition)
+ * @param outputs            the rows emitted, in Spark's collect order: partition by partition in
+ *                           ascending partition id (Spark's {@code MemorySink} and
+ *                           {@code Dataset.collect()} concatenate the partitions' rows so), and in
+ *                           each partition the input outputs key by key (keys ascending), then the
+ *                           timer outputs in firing order
  * @param firedTimers        the timers that fired, in firing order
  * @param metrics            the operator's custom metrics for this batch under Spark's names
  *                           ({@code numRegisteredTimers}, {@code numUpdatedStateRows}, ...; see
  *                           {@link #METRIC_NAMES}), summed over partitions; empty when not measured
+ * @param outputPartitions   the shuffle partition (0 to {@code spark.sql.shuffle.partitions - 1})
+ *                           whose task emitted each row of {@code outputs}: the same length and
+ *                           order as {@code outputs}, or empty when not known (a result built
+ *                           without it, or read from a file written without it). The simulator
+ *                           and the live runner always give it, in collect order, so the list is
+ *                           ascending
  * @param <K> grouping key type
  * @param <I> input row type
  * @param <O> output row type
@@ -46,7 +72,8 @@ public record BatchResult<K, I, O>(
         Instant batchTimestamp,
         List<O> outputs,
         List<FiredTimer<K>> firedTimers,
-        Map<String, Long> metrics) {
+        Map<String, Long> metrics,
+        List<Integer> outputPartitions) {
 
     /**
      * The metrics both engines report, with the names of Spark's query progress: the
@@ -61,11 +88,19 @@ public record BatchResult<K, I, O>(
             "numValuesRemovedDueToTTLExpiry", "numUpdatedStateRows", "numRemovedStateRows",
             "numRowsDroppedByWatermark");
 
-    /** A batch without metrics. */
+    /** A batch without metrics and without the outputs' partitions. */
     public BatchResult(long batchId, boolean hadInput, List<I> input, List<I> droppedLate, Instant lateWatermark,
             Instant evictionWatermark, Instant batchTimestamp, List<O> outputs, List<FiredTimer<K>> firedTimers) {
         this(batchId, hadInput, input, droppedLate, lateWatermark, evictionWatermark, batchTimestamp, outputs,
-                firedTimers, Map.of());
+                firedTimers, Map.of(), List.of());
+    }
+
+    /** A batch without the outputs' partitions ({@link #outputPartitions()} is empty: not known). */
+    public BatchResult(long batchId, boolean hadInput, List<I> input, List<I> droppedLate, Instant lateWatermark,
+            Instant evictionWatermark, Instant batchTimestamp, List<O> outputs, List<FiredTimer<K>> firedTimers,
+            Map<String, Long> metrics) {
+        this(batchId, hadInput, input, droppedLate, lateWatermark, evictionWatermark, batchTimestamp, outputs,
+                firedTimers, metrics, List.of());
     }
 
     @SuppressWarnings("unchecked")
@@ -80,6 +115,19 @@ public record BatchResult<K, I, O>(
         metrics = metrics.isEmpty() ? Map.of()
                 : metrics.getClass() == UNMODIFIABLE_SORTED_MAP && ((java.util.SortedMap<String, Long>) metrics).comparator() == null
                 ? metrics : Collections.unmodifiableSortedMap(new TreeMap<>(metrics));
+        outputPartitions = outputPartitions instanceof ContiguousPartitions ? outputPartitions
+                : List.copyOf(outputPartitions);
+        if (!outputPartitions.isEmpty() && outputPartitions.size() != outputs.size()) {
+            throw new IllegalArgumentException("batch " + batchId + " has " + outputs.size() + " outputs but "
+                    + outputPartitions.size() + " output partitions; give one partition per output row, or none"
+                    + " when they are not known");
+        }
+        for (int i = 0; i < outputPartitions.size() && !(outputPartitions instanceof ContiguousPartitions); i++) {
+            if (outputPartitions.get(i) < 0) {
+                throw new IllegalArgumentException("batch " + batchId + ": output row " + i + " has the negative "
+                        + "partition " + outputPartitions.get(i) + "; shuffle partitions count from 0");
+            }
+        }
     }
 
     private static final Class<?> UNMODIFIABLE_SORTED_MAP = Collections.unmodifiableSortedMap(new TreeMap<>()).getClass();
@@ -90,6 +138,55 @@ public record BatchResult<K, I, O>(
     private static <T> List<T> unmodifiable(List<T> list) {
         Class<?> type = list.getClass();
         return type == UNMODIFIABLE_VIEW || type == UNMODIFIABLE_RANDOM_ACCESS_VIEW ? list : List.copyOf(list);
+    }
+
+    /**
+     * True when {@link #outputPartitions()} says which partition emitted each output row (always for
+     * the simulator and the live runner; a batch without outputs knows them trivially).
+     */
+    public boolean knowsOutputPartitions() {
+        return outputPartitions.size() == outputs.size();
+    }
+
+    /**
+     * The rows partition {@code partition}'s task emitted, in the order it emitted them (an empty
+     * list when it emitted none, or when the batch ran fewer partitions).
+     *
+     * @throws IllegalStateException when the batch does not know its outputs' partitions
+     */
+    public List<O> outputsOfPartition(int partition) {
+        requirePartitions();
+        List<O> rows = new ArrayList<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            if (outputPartitions.get(i) == partition) {
+                rows.add(outputs.get(i));
+            }
+        }
+        return Collections.unmodifiableList(rows);
+    }
+
+    /**
+     * The output rows of each partition that emitted any, by ascending partition id, each
+     * partition's in the order its task emitted them.
+     *
+     * @throws IllegalStateException when the batch does not know its outputs' partitions
+     */
+    public SortedMap<Integer, List<O>> outputsByPartition() {
+        requirePartitions();
+        SortedMap<Integer, List<O>> byPartition = new TreeMap<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            byPartition.computeIfAbsent(outputPartitions.get(i), p -> new ArrayList<>()).add(outputs.get(i));
+        }
+        byPartition.replaceAll((p, rows) -> Collections.unmodifiableList(rows));
+        return Collections.unmodifiableSortedMap(byPartition);
+    }
+
+    private void requirePartitions() {
+        if (!knowsOutputPartitions()) {
+            throw new IllegalStateException("batch " + batchId + " does not know which shuffle partition emitted its "
+                    + outputs.size() + " outputs: it was built without outputPartitions (or read from JSON without "
+                    + "\"outputPartitions\"); the simulator and the live runner record them");
+        }
     }
 
     /** The metric {@code name} of this batch, or 0 when it was not reported. */

@@ -3,9 +3,13 @@ package dev.twstester;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -26,15 +30,37 @@ import dev.twstester.RunDifference.Aspect;
  * <p>Batches are paired by position. In each pair, in this order: batch id, data or no-data batch,
  * input row count, late watermark, eviction watermark, batch timestamp (unless ignored), dropped
  * late rows (as a multiset), outputs, fired timers. Outputs and fired timers are compared in exact
- * order when {@link #ordered(boolean) ordered} (the default: one shuffle partition, as the
- * simulator models) and as multisets otherwise. After the pairs comes the batch count. Rows are
- * compared with {@code equals}; row positions in messages count from 0.
+ * order when {@link #ordered(boolean) ordered} (the default) and as multisets otherwise. After the
+ * pairs comes the batch count. Rows are compared with {@code equals}; row positions in messages
+ * count from 0.
+ *
+ * <p>Ordered outputs of two batches that both {@link BatchResult#knowsOutputPartitions() know their
+ * partitions} (the simulator's and the live runner's always do) are compared partition by
+ * partition: each partition's rows in the order its task emitted them (a row emitted by another
+ * partition is a difference too; the row position in the message is the row's within its
+ * partition). Spark fixes the order of rows within a partition; how the partitions' rows
+ * interleave is up to the sink: {@code MemorySink} and {@code Dataset.collect()} concatenate them
+ * by partition id (the simulator and the live runner give that order), while a sink that writes
+ * from each task (files, Kafka, {@code foreach}) receives them as the tasks run, in parallel. So two batches whose
+ * partitions hold the same rows in the same order are the same even if their {@code outputs()}
+ * interleave the partitions differently; for results in collect order (both engines) that cannot
+ * happen, and comparing partition by partition finds exactly what comparing the whole lists
+ * would, while naming the partition. When every row of both batches is in partition 0 the message
+ * does not mention partitions. When a side does not know its partitions (a result read from JSON
+ * written without them) the whole lists are compared in order.
  *
  * <p>A message names the batch, the key when known, and shows both sides:
  * <pre>
  * batch 4 (data batch), key ana: outputs differ at row 2
  *   simulator: [bob:1, ana:1, &gt;&gt;ana:2&lt;&lt;]
  *   spark:     [bob:1, ana:1, &gt;&gt;ana:3&lt;&lt;]
+ * </pre>
+ * and with several shuffle partitions, for the first partition whose rows differ:
+ * <pre>
+ * batch 4 (data batch), key cy: outputs of partition 1 differ at row 1; simulator has 2, spark 1
+ *   simulator: [bo:1, &gt;&gt;cy:1&lt;&lt;]
+ *   spark:     [bo:1, &gt;&gt;(none)&lt;&lt;]
+ *   cy:1 is in spark's partition 0
  * </pre>
  *
  * @param <O> output row type, fixed by {@link #outputKey}
@@ -71,8 +97,9 @@ public final class RunComparison<O> {
     }
 
     /**
-     * True (the default) to compare outputs and fired timers in exact order, as with one shuffle
-     * partition; false to compare them as multisets, for runs with several partitions.
+     * True (the default) to compare outputs and fired timers in exact order (outputs partition by
+     * partition when both sides know their partitions); false to compare each batch's outputs and
+     * fired timers as multisets, whatever their order and partitions.
      */
     public RunComparison<O> ordered(boolean ordered) {
         return new RunComparison<>(leftName, rightName, ordered, ignoreBatchTimestamps, outputKey);
@@ -181,9 +208,56 @@ public final class RunComparison<O> {
                         "\n  (ignoreBatchTimestamps(true) skips them when a side runs on a wall clock)");
             }
             multiset(Aspect.DROPPED_LATE, l.droppedLate(), r.droppedLate(), x -> null);
-            rowsOrMultiset(Aspect.OUTPUTS, l.outputs(), r.outputs(), this::keyOfOutput);
+            if (ordered && l.knowsOutputPartitions() && r.knowsOutputPartitions()
+                    && !(inPartitionZero(l.outputPartitions()) && inPartitionZero(r.outputPartitions()))) {
+                byPartition();
+            } else {
+                rowsOrMultiset(Aspect.OUTPUTS, l.outputs(), r.outputs(), this::keyOfOutput);
+            }
             rowsOrMultiset(Aspect.FIRED_TIMERS, l.firedTimers(), r.firedTimers(), t -> ((FiredTimer<?>) t).key());
             metrics();
+        }
+
+        /** Each partition's output rows in order, the first partition that differs reported. */
+        private void byPartition() {
+            SortedMap<Integer, ? extends List<?>> left = l.outputsByPartition();
+            SortedMap<Integer, ? extends List<?>> right = r.outputsByPartition();
+            SortedSet<Integer> partitions = new TreeSet<>(left.keySet());
+            partitions.addAll(right.keySet());
+            for (int p : partitions) {
+                List<?> a = left.containsKey(p) ? left.get(p) : List.of();
+                List<?> b = right.containsKey(p) ? right.get(p) : List.of();
+                int at = firstMismatch(a, b);
+                if (at < 0) {
+                    continue;
+                }
+                Object k = keyOfOutput(at < a.size() ? a.get(at) : b.get(at));
+                String text = header(k == null ? "" : ", key " + k) + "outputs of partition " + p + " differ at row "
+                        + at + (a.size() == b.size() ? "" : "; " + leftName + " has " + a.size() + ", " + rightName
+                        + " " + b.size())
+                        + sides(marked(a, at), marked(b, at));
+                if (a.size() == b.size() && onlyIn(a, b).isEmpty()) {
+                    text += "\n  the same rows in another order; ordered(false) compares them as multisets";
+                } else {
+                    text += elsewhere(a, at, b, right, rightName, p) + elsewhere(b, at, a, left, leftName, p);
+                }
+                add(Aspect.OUTPUTS, k, a, b, text);
+                return;
+            }
+        }
+
+        /** Where the other side has the row at {@code at} of {@code rows} when not in this partition. */
+        private String elsewhere(List<?> rows, int at, List<?> otherRows, SortedMap<Integer, ? extends List<?>> other,
+                String otherName, int partition) {
+            if (at >= rows.size() || otherRows.contains(rows.get(at))) {
+                return "";
+            }
+            for (Map.Entry<Integer, ? extends List<?>> e : other.entrySet()) {
+                if (e.getKey() != partition && e.getValue().contains(rows.get(at))) {
+                    return "\n  " + rows.get(at) + " is in " + otherName + "'s partition " + e.getKey();
+                }
+            }
+            return "";
         }
 
         /** The metrics both sides measured (a side without metrics is not compared). */
@@ -281,6 +355,15 @@ public final class RunComparison<O> {
 
     private static String pad(String s, int width) {
         return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+
+    private static boolean inPartitionZero(List<Integer> partitions) {
+        for (int p : partitions) {
+            if (p != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int firstMismatch(List<?> left, List<?> right) {

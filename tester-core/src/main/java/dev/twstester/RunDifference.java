@@ -21,7 +21,8 @@ import java.util.Objects;
  * @param aspect  what differs
  * @param key     the grouping key concerned, or null when not known: a fired timer's key, or the
  *                {@link RunComparison#outputKey outputKey} of the first differing output row
- * @param left    the left side's value: a {@code List} of rows for rows and timers, a
+ * @param left    the left side's value: a {@code List} of rows for rows and timers (for outputs
+ *                compared partition by partition, the differing partition's rows), a
  *                {@code java.time.Instant} for times, a {@code Long}/{@code Integer}/{@code Boolean}
  *                otherwise (the batch count is an {@code Integer})
  * @param right   the right side's value, of the same kind

@@ -167,7 +167,10 @@ public final class TwsQuery<K, I, O> {
         return trigger == null ? Trigger.ProcessingTime(0L) : trigger;
     }
 
-    /** The trigger's interval in milliseconds; 0 runs the next batch as soon as the last one ends. */
+    /**
+     * The trigger's interval in milliseconds; 0 runs the next batch as soon as the last one ends
+     * (also for {@code Trigger.AvailableNow()}).
+     */
     public long triggerIntervalMs() {
         return trigger == null ? 0 : Triggers.intervalMs(trigger);
     }
@@ -298,10 +301,12 @@ public final class TwsQuery<K, I, O> {
 
         /**
          * The trigger of {@code writeStream().trigger(...)}: {@code Trigger.ProcessingTime(interval)}
-         * with any interval (default 0, Spark's default). With an interval, a micro-batch runs only
-         * when the processing-time clock reaches a trigger time (multiples of the interval): rows
-         * added in between wait for it, and the no-data batch after a watermark advance runs at the
-         * next trigger time, or is replaced by a data batch when rows are waiting then.
+         * with any interval (default 0, Spark's default) or {@code Trigger.AvailableNow()}. With an
+         * interval, a micro-batch runs only when the processing-time clock reaches a trigger time
+         * (multiples of the interval): rows added in between wait for it, and the no-data batch after
+         * a watermark advance runs at the next trigger time, or is replaced by a data batch when rows
+         * are waiting then. With {@code AvailableNow} every start of the query is a run that reads
+         * the rows waiting then and ends by itself.
          * <pre>{@code
          * .trigger(Trigger.ProcessingTime("1 minute"))
          * }</pre>

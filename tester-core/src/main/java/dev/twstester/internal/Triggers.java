@@ -1,11 +1,13 @@
 package dev.twstester.internal;
 
+import org.apache.spark.sql.execution.streaming.AvailableNowTrigger$;
 import org.apache.spark.sql.execution.streaming.ProcessingTimeTrigger;
 import org.apache.spark.sql.streaming.Trigger;
 
 /**
- * Internal: reads Spark's {@link Trigger} objects, whose classes are internal to Spark. Only
- * {@code Trigger.ProcessingTime(...)} (any interval, 0 included) is modelled.
+ * Internal: reads Spark's {@link Trigger} objects, whose classes are internal to Spark.
+ * {@code Trigger.ProcessingTime(...)} (any interval, 0 included) and {@code Trigger.AvailableNow()}
+ * are modelled.
  */
 public final class Triggers {
     private Triggers() {
@@ -30,15 +32,24 @@ public final class Triggers {
     }
 
     /**
-     * The interval of a {@code Trigger.ProcessingTime(...)} in milliseconds; an
+     * The interval of a {@code Trigger.ProcessingTime(...)} in milliseconds, 0 for
+     * {@code Trigger.AvailableNow()} (whose batches follow each other at once); an
      * {@link IllegalArgumentException} saying what is supported for any other trigger.
      */
     public static long intervalMs(Trigger trigger) {
         if (trigger instanceof ProcessingTimeTrigger processingTime) {
             return processingTime.intervalMs();
         }
+        if (isAvailableNow(trigger)) {
+            return 0;
+        }
         throw new IllegalArgumentException("trigger " + trigger + " is not modelled: use Trigger.ProcessingTime(...) "
-                + "with any interval (0, Spark's default, runs the next batch as soon as the last one ends); "
-                + "AvailableNow, Once and Continuous triggers are not supported yet");
+                + "with any interval (0, Spark's default, runs the next batch as soon as the last one ends) or "
+                + "Trigger.AvailableNow(); Once and Continuous triggers are not supported");
+    }
+
+    /** Whether {@code trigger} is {@code Trigger.AvailableNow()}. */
+    public static boolean isAvailableNow(Trigger trigger) {
+        return trigger == AvailableNowTrigger$.MODULE$;
     }
 }

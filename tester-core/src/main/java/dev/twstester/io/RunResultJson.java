@@ -42,8 +42,13 @@ import dev.twstester.internal.RowCodec;
  *   {"batchId":0,"hadInput":true,"batchTimestamp":"1970-01-01T00:00:00Z",
  *    "lateWatermark":"1970-01-01T00:00:00Z","evictionWatermark":"1970-01-01T00:00:00Z",
  *    "input":[{"key":"a","ts":"2024-05-01T10:00:00Z"}],"droppedLate":[],
- *    "outputs":["a:1"],"firedTimers":[{"key":"a","expiry":"2024-05-01T10:00:05Z"}]}]}
+ *    "outputs":["a:1"],"outputPartitions":[0],
+ *    "firedTimers":[{"key":"a","expiry":"2024-05-01T10:00:05Z"}]}]}
  * }</pre>
+ *
+ * {@code outputPartitions} ({@link BatchResult#outputPartitions()}: the shuffle partition of each
+ * output row) is written when the batch knows it and has outputs; a batch without it reads as one
+ * whose partitions are not known, as {@code metrics} without it reads as not measured.
  *
  * Reading rejects unknown members and wrong types with an {@link IllegalArgumentException} that
  * names the batch, the list and the field, e.g. {@code batch 3 outputs[2]: field "ts": cannot
@@ -58,7 +63,7 @@ public final class RunResultJson {
     private static final ObjectMapper MAPPER = JsonRows.mapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final List<String> BATCH_FIELDS = List.of("batchId", "hadInput", "batchTimestamp", "lateWatermark",
-            "evictionWatermark", "input", "droppedLate", "outputs", "firedTimers", "metrics");
+            "evictionWatermark", "input", "droppedLate", "outputs", "outputPartitions", "firedTimers", "metrics");
 
     private RunResultJson() {}
 
@@ -175,6 +180,10 @@ public final class RunResultJson {
             out.set("input", rows(b.input(), inputs));
             out.set("droppedLate", rows(b.droppedLate(), inputs));
             out.set("outputs", rows(b.outputs(), outputs));
+            if (!b.outputPartitions().isEmpty()) {
+                ArrayNode partitions = out.putArray("outputPartitions");
+                b.outputPartitions().forEach(partitions::add);
+            }
             ArrayNode timers = out.putArray("firedTimers");
             for (FiredTimer<K> t : b.firedTimers()) {
                 ObjectNode timer = timers.addObject();
@@ -202,6 +211,7 @@ public final class RunResultJson {
                             + BATCH_FIELDS);
                 }
             }
+            List<O> rows = values(json, "outputs", outputs, where);
             return new BatchResult<>(
                     integer(json, "batchId", where),
                     bool(json, "hadInput", where),
@@ -210,9 +220,35 @@ public final class RunResultJson {
                     instant(json, "lateWatermark", where),
                     instant(json, "evictionWatermark", where),
                     instant(json, "batchTimestamp", where),
-                    values(json, "outputs", outputs, where),
+                    rows,
                     timers(json, where),
-                    metrics(json, where));
+                    metrics(json, where),
+                    partitions(json, rows.size(), where));
+        }
+
+        /** The optional {@code outputPartitions}: one partition number per output row (absent: not known). */
+        private static List<Integer> partitions(JsonNode batch, int outputs, String where) {
+            JsonNode list = batch.get("outputPartitions");
+            if (list == null) {
+                return List.of();
+            }
+            if (!list.isArray()) {
+                fail(where, "outputPartitions", batch, "an array of one partition number per output row");
+            }
+            if (list.size() != outputs) {
+                throw new IllegalArgumentException(where + ": \"outputPartitions\" has " + list.size()
+                        + " entries for " + outputs + " outputs; give one partition number per output row");
+            }
+            List<Integer> out = new ArrayList<>(list.size());
+            for (int i = 0; i < list.size(); i++) {
+                JsonNode p = list.get(i);
+                if (!p.isInt() || p.intValue() < 0) {
+                    throw new IllegalArgumentException(where + " outputPartitions[" + i + "]: " + shorten(p)
+                            + " is not a partition number; write a whole number from 0");
+                }
+                out.add(p.intValue());
+            }
+            return out;
         }
 
         /** The optional {@code metrics} object: metric name to a whole number (absent: not measured). */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import org.apache.spark.SparkThrowable;
@@ -21,7 +22,8 @@ import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Faults;
+import dev.twstester.internal.ContiguousPartitions;
+import dev.twstester.internal.Fault;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -38,6 +40,8 @@ final class Engine<K, I, O> {
     final Fidelity fidelity;
     private final boolean retryCheck;
     private final boolean realTime;
+    /** Deliberate deviations from Spark, for twstester's own tests ({@link Fault}); empty otherwise. */
+    private final Set<Fault> faults;
     private final EventTimeColumn<O> outputEventTime;
     final StateStore store;
     private final EventTimeColumn<I> eventTime;
@@ -47,9 +51,9 @@ final class Engine<K, I, O> {
     private UUID runId = SimHandle.randomId();
 
     /** Sees every handler call with the processor instance (the key-isolation check); null when unused. */
-    HandlerObserver observer;
+    private HandlerObserver observer;
     /** When not null, every committed batch's handler calls are appended (the key-isolation check). */
-    List<List<RetryCheck.Call>> callLog;
+    private List<List<RetryCheck.Call>> callLog;
 
     /** The last batch's metrics, shared by the next batch when its figures are the same. */
     private final Metrics.Last lastMetrics = new Metrics.Last();
@@ -62,11 +66,12 @@ final class Engine<K, I, O> {
     private long nextBatchId;
     private boolean batchRanInThisRun;
 
-    Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime) {
+    Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime, Set<Fault> faults) {
         this.query = query;
         this.fidelity = fidelity;
         this.retryCheck = retryCheck;
         this.realTime = realTime;
+        this.faults = faults;
         this.outputEventTime = query.outputEventTimeColumn()
                 .map(c -> new EventTimeColumn<>(query.outputEncoder(), c, "outputEventTimeColumn")).orElse(null);
         this.keyCodec = KeyCodec.of(query.keyEncoder());
@@ -86,6 +91,20 @@ final class Engine<K, I, O> {
         processors = copies(driverPass());
         runId = SimHandle.randomId();
         batchRanInThisRun = false;
+    }
+
+    /**
+     * For the key-isolation check: {@code observer} sees every handler call from now on, and each
+     * committed batch's handler calls are kept ({@link #loggedCalls()}).
+     */
+    void watchCalls(HandlerObserver observer) {
+        this.observer = observer;
+        this.callLog = new ArrayList<>();
+    }
+
+    /** The handler calls of every committed batch since {@link #watchCalls}, batch by batch. */
+    List<List<RetryCheck.Call>> loggedCalls() {
+        return callLog == null ? List.of() : callLog;
     }
 
     /** The processing-time clock: the next batch's timestamp. */
@@ -160,7 +179,7 @@ final class Engine<K, I, O> {
             List<I> received = fidelity == Fidelity.FAST ? Collections.unmodifiableList(rows) : rows;
             return new BatchResult<>(batch.id, hadInput, received, attempt.input.dropped, Instant.ofEpochMilli(lateWm),
                     Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired,
-                    batch.metrics());
+                    batch.metrics(), ContiguousPartitions.ofCounts(batch.outputsPerTask));
         } catch (RuntimeException e) {
             scope.journal.rollback();
             throw e;
@@ -174,7 +193,7 @@ final class Engine<K, I, O> {
     /** One execution of the next batch's tasks, uncommitted. */
     private Attempt attempt(List<I> rows, Bytes knownKey, K keyObject) {
         Batch batch = new Batch(nextBatchId, new Timers(processingTimeMs, watermarkMs), lastBatchWatermarkMs);
-        long filterWm = Faults.lateFilterUsesCurrentWatermark ? watermarkMs : lastBatchWatermarkMs;
+        long filterWm = faults.contains(Fault.LATE_FILTER_USES_CURRENT_WATERMARK) ? watermarkMs : lastBatchWatermarkMs;
         Input<I> input = parse(rows, knownKey, filterWm);
         Scope scope = store.scope();
         Partitions partitions = new Partitions(query.shufflePartitions());
@@ -278,6 +297,7 @@ final class Engine<K, I, O> {
     private void runTask(int p, Partitions partitions, Batch batch, Input<I> input, Map<Bytes, List<Object>> initial,
             List<Bytes> initialKeys, List<Bytes> keys, Bytes knownKey, K keyObject) {
         StatefulProcessor<K, I, O> processor = fidelity == Fidelity.FULL ? processors.fresh() : query.newProcessor();
+        int outputsBefore = batch.outputs.size();
         SimHandle handle = new SimHandle(store, SimHandle.queryInfo(queryId, runId, batch.id));
         Scope scope = store.scope();
         processor.setHandle(handle);
@@ -300,6 +320,7 @@ final class Engine<K, I, O> {
             handle.state = HandleState.TIMER_PROCESSED;
             scope.key = null;
             run("close", null, batch.id, processor::close);
+            batch.outputsPerTask.add(batch.outputs.size() - outputsBefore);
         } finally {
             scope.key = null;
             handle.state = HandleState.CLOSED;
@@ -601,6 +622,8 @@ final class Engine<K, I, O> {
         final Timers timerValues;
         final List<O> outputs = new ArrayList<>();
         final List<FiredTimer<K>> fired = new ArrayList<>();
+        /** The number of rows each partition's task emitted, by partition: Spark's collect order cuts outputs so. */
+        final List<Integer> outputsPerTask = new ArrayList<>(1);
         final long lateWatermarkMs;
         /** Every handler call with what it emitted, for the retry check. */
         final List<RetryCheck.Call> calls = new ArrayList<>();

@@ -64,8 +64,7 @@ public final class KeyIsolationCheck {
         Set<String> differences = new LinkedHashSet<>();
         for (int n : partitionCounts) {
             TwsSimulator<K, I, O> sim = new TwsSimulator<>(query.withShufflePartitions(n));
-            sim.engine.observer = watch;
-            sim.engine.callLog = new ArrayList<>();
+            sim.engine.watchCalls(watch);
             sim.run(scenario);
             Map<Object, List<Call>> byKey = callsByKey(sim.engine);
             if (reference == null) {
@@ -101,8 +100,9 @@ public final class KeyIsolationCheck {
 
     private static <K, I, O> Map<Object, List<Call>> callsByKey(Engine<K, I, O> engine) {
         Map<Object, List<Call>> byKey = new LinkedHashMap<>();
-        for (int b = 0; b < engine.callLog.size(); b++) {
-            for (RetryCheck.Call call : engine.callLog.get(b)) {
+        List<List<RetryCheck.Call>> calls = engine.loggedCalls();
+        for (int b = 0; b < calls.size(); b++) {
+            for (RetryCheck.Call call : calls.get(b)) {
                 List<String> encoded = new ArrayList<>();
                 for (Object o : call.outputs()) {
                     @SuppressWarnings("unchecked")

@@ -28,6 +28,9 @@ import dev.twstester.internal.Triggers;
  *   <li>A start runs one trigger at once; no no-data batch follows a start (the run has no
  *   previous batch), so a stop skips a pending no-data batch. A stopped query runs nothing: rows
  *   wait, the clock moves freely.</li>
+ *   <li>{@code Trigger.AvailableNow()}: each start is one run that reads the rows waiting then (one
+ *   data batch), runs the no-data batches the batches ask for, and ends by itself: the query is
+ *   stopped between runs, and the short forms ({@code runBatch} and the like) start one run each.</li>
  * </ul>
  */
 final class MicroBatchLoop<K, I, O> {
@@ -44,11 +47,21 @@ final class MicroBatchLoop<K, I, O> {
     private boolean dataWaiting;
     private boolean running = true;
     private long nextTriggerMs;
+    /** {@code Trigger.AvailableNow()}: every start is a run that ends when it has nothing left to do. */
+    private final boolean availableNow;
 
     MicroBatchLoop(Engine<K, I, O> engine) {
         this.engine = engine;
         long interval = engine.query.triggerIntervalMs();
         boolean processingTime = engine.query.timeMode().equals(TimeMode.ProcessingTime());
+        this.availableNow = Triggers.isAvailableNow(engine.query.trigger());
+        if (availableNow && processingTime) {
+            throw new IllegalArgumentException("Trigger.AvailableNow() with TimeMode.ProcessingTime() never ends in "
+                    + "Spark 4.2.0: in ProcessingTime mode every batch asks for another one, so the run never runs "
+                    + "out of batches; use Trigger.ProcessingTime(...) or another time mode");
+        }
+        // the construction's run found no rows: an AvailableNow run ends there
+        this.running = !availableNow;
         this.intervalMs = Triggers.effectiveIntervalMs(interval, processingTime);
         this.backToBack = this.intervalMs == 0;
         this.triggerNow = interval == 0 && processingTime;
@@ -59,7 +72,7 @@ final class MicroBatchLoop<K, I, O> {
     /** Rows reach the source; a running query with a zero interval reads them at once. */
     List<BatchResult<K, I, O>> addData(List<I> rows) {
         arrive(new ArrayList<>(rows));
-        return running && backToBack ? untilIdle() : List.of();
+        return running && backToBack ? untilIdle(new ArrayList<>(2)) : List.of();
     }
 
     /** The clock moves to {@code toMs}; a trigger runs there if one has come due. */
@@ -81,20 +94,25 @@ final class MicroBatchLoop<K, I, O> {
      * every row, when known; the source must then hold no other rows.
      */
     List<BatchResult<K, I, O>> runNextTrigger(List<I> rows, Bytes knownKey, K keyObject) {
-        requireRunning("run a batch");
+        if (!availableNow) {
+            requireRunning("run a batch");
+        }
         if (knownKey != null && dataWaiting) {
             throw new IllegalStateException(waiting.size() + " rows added earlier wait in the source and would "
                     + "join this one-key batch; run them first (move the clock to " + nextTriggerTime()
                     + ") or use runBatch(rows)");
         }
         arrive(rows);
+        if (availableNow) {
+            return availableNowRun(knownKey, keyObject);
+        }
         List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
         if (!backToBack && !triggerNow) {
             engine.setClock(Math.max(engine.processingTimeMs(), nextTriggerMs));
         }
         trigger(ran, knownKey, keyObject);
         if (backToBack) {
-            ran.addAll(untilIdle());
+            untilIdle(ran);
         }
         return ran;
     }
@@ -104,7 +122,9 @@ final class MicroBatchLoop<K, I, O> {
      * With a zero interval the clock moves there without a trigger of its own.
      */
     List<BatchResult<K, I, O>> runTriggerAt(long atMs, List<I> rows) {
-        requireRunning("run a batch");
+        if (!availableNow) {
+            requireRunning("run a batch");
+        }
         if (!backToBack && !triggerNow && atMs < nextTriggerMs) {
             throw new IllegalArgumentException("no trigger runs at " + Instant.ofEpochMilli(atMs) + ": with a trigger "
                     + "interval of " + intervalMs + " ms the next one runs at " + Instant.ofEpochMilli(nextTriggerMs)
@@ -120,8 +140,10 @@ final class MicroBatchLoop<K, I, O> {
      * interval, each runs at the next trigger time.
      */
     List<BatchResult<K, I, O>> runBackToBack(List<List<I>> batches) {
-        requireRunning("run a batch");
-        if (!backToBack) {
+        if (!availableNow) {
+            requireRunning("run a batch");
+        }
+        if (!backToBack || availableNow) {
             List<BatchResult<K, I, O>> ran = new ArrayList<>();
             for (List<I> rows : batches) {
                 ran.addAll(runNextTrigger(rows, null, null));
@@ -134,18 +156,21 @@ final class MicroBatchLoop<K, I, O> {
             trigger(ran, null, null);
         }
         if (!batches.isEmpty()) {
-            ran.addAll(untilIdle());
+            untilIdle(ran);
         }
         return ran;
     }
 
     /** After the watermark was forced forward: with a zero interval its no-data batch runs at once. */
     List<BatchResult<K, I, O>> watermarkForced() {
-        return running && backToBack ? untilIdle() : List.of();
+        return running && backToBack ? untilIdle(new ArrayList<>(2)) : List.of();
     }
 
     /** Stops the query: nothing runs until {@link #start()}; a pending no-data batch will not run. */
     void stop() {
+        if (availableNow && !running) {
+            return; // an AvailableNow run has ended by itself
+        }
         requireRunning("stop it");
         running = false;
     }
@@ -155,12 +180,25 @@ final class MicroBatchLoop<K, I, O> {
         if (running) {
             throw new IllegalStateException("the query is already running; stop() it first, or use restart()");
         }
+        if (availableNow) {
+            return availableNowRun(null, null);
+        }
         engine.restart();
         running = true;
         List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
         trigger(ran, null, null);
         if (backToBack) {
-            ran.addAll(untilIdle());
+            untilIdle(ran);
+        }
+        return ran;
+    }
+
+    /** An AvailableNow run: a new query run reads the waiting rows, runs what follows, and ends. */
+    private List<BatchResult<K, I, O>> availableNowRun(Bytes knownKey, K keyObject) {
+        engine.restart();
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+        if (trigger(ran, knownKey, keyObject)) {
+            untilIdle(ran);
         }
         return ran;
     }
@@ -174,7 +212,7 @@ final class MicroBatchLoop<K, I, O> {
         return java.util.Collections.unmodifiableList(new ArrayList<>(waiting));
     }
 
-    /** When the next trigger runs: now with a zero interval (outside ProcessingTime mode). */
+    /** When the next trigger runs: now with a zero interval (outside ProcessingTime mode) and for AvailableNow (at the next start). */
     Instant nextTriggerTime() {
         return Instant.ofEpochMilli(backToBack ? engine.processingTimeMs() : nextTriggerMs);
     }
@@ -192,8 +230,8 @@ final class MicroBatchLoop<K, I, O> {
         dataWaiting = true;
     }
 
-    private List<BatchResult<K, I, O>> untilIdle() {
-        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+    /** Triggers at the current time until one runs nothing; the batches are appended to {@code ran}, which is returned. */
+    private List<BatchResult<K, I, O>> untilIdle(List<BatchResult<K, I, O>> ran) {
         while (trigger(ran, null, null)) {
             // each trigger runs at most one batch; a no-data batch never asks for another
         }

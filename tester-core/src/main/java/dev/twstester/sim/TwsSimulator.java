@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import org.apache.spark.sql.Encoder;
 
@@ -16,6 +17,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Fault;
 import dev.twstester.internal.RowCodec;
 
 /**
@@ -87,7 +89,7 @@ public final class TwsSimulator<K, I, O> {
     private final boolean keepHistory;
 
     private TwsSimulator(Builder<K, I, O> b) {
-        this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode);
+        this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode, b.faults);
         this.loop = new MicroBatchLoop<>(engine);
         this.keepHistory = b.keepHistory;
     }
@@ -114,6 +116,8 @@ public final class TwsSimulator<K, I, O> {
         private boolean checkRetries;
         private boolean realTimeMode;
         private boolean keepHistory = true;
+        /** Not an option: only {@link Fault#inject} sets it, for twstester's own tests. */
+        private Set<Fault> faults = Set.of();
 
         private Builder(TwsQuery<K, I, O> query) {
             this.query = query;

@@ -23,12 +23,14 @@ import org.apache.spark.sql.streaming.StatefulProcessor;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.Trigger;
 
 import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.ContiguousPartitions;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.internal.Triggers;
 
@@ -52,6 +54,8 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final boolean processingTime;
     /** The trigger interval the query runs with (see {@link Triggers#effectiveIntervalMs}). */
     private final long intervalMs;
+    /** {@code Trigger.AvailableNow()}: each start is a run that ends by itself. */
+    private final boolean availableNow;
     /** Rows added since the last data batch read the source. */
     private final List<I> waiting = new ArrayList<>();
     private boolean running;
@@ -76,6 +80,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         this.runId = runId;
         this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime());
         this.intervalMs = Triggers.effectiveIntervalMs(query.triggerIntervalMs(), processingTime);
+        this.availableNow = Triggers.isAvailableNow(query.trigger());
         this.inputCodec = RowCodec.of(query.inputEncoder());
         this.outputCodec = RowCodec.of(query.outputEncoder());
         this.eventTimeIndex = query.eventTimeColumn().map(inputCodec::fieldIndex).orElse(-1);
@@ -95,9 +100,23 @@ final class LiveRun<K, I, O> implements AutoCloseable {
      */
     private void start() throws Exception {
         Dataset<O> out = transformWithState();
-        streamingQuery = SparkStreaming.start(spark, out, sink, intervalMs, clock, checkpoint);
+        Trigger trigger = availableNow ? query.trigger() : Trigger.ProcessingTime(intervalMs);
+        streamingQuery = SparkStreaming.start(spark, out, sink, trigger, clock, checkpoint);
+        if (availableNow) {
+            awaitEnd();
+            return;
+        }
         running = true;
         runTriggerDue(clock.getTimeMillis());
+    }
+
+    /** Waits until an AvailableNow run has ended by itself; it is then stopped, as the simulator's. */
+    private void awaitEnd() throws Exception {
+        if (!streamingQuery.awaitTermination(timeout.toMillis())) {
+            throw new IllegalStateException("the Trigger.AvailableNow run did not end within " + timeout
+                    + "; raise LiveRunner.stepTimeout(...)");
+        }
+        running = false;
     }
 
     /** With a zero interval: every trigger until one runs nothing; else the trigger at {@code nowMs}. */
@@ -159,9 +178,11 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             } else if (step instanceof Scenario.Tick<I> tick) {
                 moveClock(tick.to().toEpochMilli());
             } else if (step instanceof Scenario.Stop<I>) {
-                requireRunning();
-                streamingQuery.stop();
-                running = false;
+                if (!availableNow) {
+                    requireRunning();
+                    streamingQuery.stop();
+                    running = false;
+                }
             } else if (running) {
                 throw new IllegalStateException("the query is already running; a Start step needs a Stop before it");
             } else {
@@ -182,8 +203,17 @@ final class LiveRun<K, I, O> implements AutoCloseable {
 
     /** A batch at the trigger at {@code at}, or the next trigger: rows added, then the clock moved there. */
     private void input(Scenario.Input<I> input) throws Exception {
-        requireRunning();
         long now = clock.getTimeMillis();
+        if (availableNow) {
+            if (input.at() != null) {
+                requireForward(input.at().toEpochMilli(), now);
+                clock.setTime(input.at().toEpochMilli());
+            }
+            addData(input.rows());
+            start(); // each batch of an AvailableNow query is a run of its own
+            return;
+        }
+        requireRunning();
         if (intervalMs == 0) {
             if (input.at() != null) {
                 requireForward(input.at().toEpochMilli(), now);
@@ -306,8 +336,10 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             K key = (K) f.key();
             fired.add(new FiredTimer<>(key, Instant.ofEpochMilli(f.expiryMs())));
         }
+        List<O> outputs = outputs(id);
         return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),
-                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs(id), fired, metrics(p));
+                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs, fired, metrics(p),
+                outputPartitions(id, outputs.size()));
     }
 
     /**
@@ -341,6 +373,24 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             out.add(outputCodec.fromExternalRow(row));
         }
         return out;
+    }
+
+    /**
+     * The partition of each of the batch's {@code rows} sink rows: the sink holds partition 0's rows,
+     * then partition 1's, ..., so the rows each partition's task emitted cut them. Empty when no task
+     * reported (a remote cluster's executors run in other JVMs).
+     */
+    private List<Integer> outputPartitions(long batchId, int rows) {
+        List<Integer> counts = OutputRecorder.countsIn(runId, batchId);
+        if (counts.isEmpty()) {
+            return List.of();
+        }
+        long emitted = counts.stream().mapToLong(Integer::longValue).sum();
+        if (emitted != rows) {
+            throw new IllegalStateException("the processor's tasks emitted " + emitted + " rows in batch " + batchId
+                    + " (by partition " + counts + ") but the sink received " + rows);
+        }
+        return ContiguousPartitions.ofCounts(counts);
     }
 
     private static long droppedCount(StreamingQueryProgress p) {

@@ -150,6 +150,7 @@ public final class LiveRunner<K, I, O> {
         String runId = UUID.randomUUID().toString();
         Path checkpoint = tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
         TimerRecorder.open(runId);
+        OutputRecorder.open(runId);
         try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, stepTimeout, checkpoint, runId)) {
             for (Scenario.Step<I> step : scenario.steps()) {
                 run.step(step);
@@ -157,6 +158,7 @@ public final class LiveRunner<K, I, O> {
             return run.result();
         } finally {
             TimerRecorder.close(runId);
+            OutputRecorder.close(runId);
             deleteRecursively(checkpoint);
             // the state store's background maintenance may still write a snapshot there
             LiveSpark.deleteWhenStopped(checkpoint);

@@ -125,11 +125,15 @@ public final class LiveSpark {
 
     /**
      * A copy of {@code base} (its settings, not its streaming queries or listeners) with
-     * {@code spark.sql.shuffle.partitions} set for one run, so concurrent runs do not share it.
+     * {@code spark.sql.shuffle.partitions} set for one run, so concurrent runs do not share it. The
+     * memory source does not support {@code Trigger.AvailableNow()} itself; the copy lets Spark wrap
+     * it, so that such a run behaves as with a source that does (Kafka, files): every batch until
+     * none is left, instead of falling back to a single batch.
      */
     static SparkSession forRun(SparkSession base, int shufflePartitions) {
         SparkSession run = ((org.apache.spark.sql.classic.SparkSession) base).cloneSession();
         run.conf().set("spark.sql.shuffle.partitions", String.valueOf(shufflePartitions));
+        run.conf().set("spark.sql.streaming.triggerAvailableNowWrapper.enabled", "true");
         return run;
     }
 

@@ -1,5 +1,8 @@
 package dev.twstester.spark;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.spark.TaskContext;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.StatefulProcessor;
@@ -10,12 +13,16 @@ import org.apache.spark.sql.streaming.TimerValues;
 /**
  * Runs the user's processor unchanged (same handle, same calls, same exceptions) and reports
  * each {@code handleExpiredTimer} call to the {@link TimerRecorder}, so a live run knows which
- * timers fired, not only how many. It takes initial state so it can wrap either kind of processor;
- * Spark only calls {@code handleInitialState} when the query has initial state.
+ * timers fired, not only how many, and each row Spark pulls from the returned iterators to the
+ * {@link OutputRecorder} under the task's partition (when it pulls it: the iterators stay lazy).
+ * It takes initial state so it can wrap either kind of processor; Spark only calls
+ * {@code handleInitialState} when the query has initial state.
  */
 final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialState<K, I, O, S> {
     private final StatefulProcessor<K, I, O> delegate;
     private final String run;
+    /** This task's output row count; null on the driver. */
+    private transient AtomicInteger emitted;
 
     RecordingProcessor(StatefulProcessor<K, I, O> delegate, String run) {
         this.delegate = delegate;
@@ -24,6 +31,8 @@ final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialS
 
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
+        // on the driver's init/close pass there is no task and nothing to count
+        emitted = TaskContext.get() == null ? null : OutputRecorder.startTask(run, getHandle().getQueryInfo().getBatchId());
         delegate.setHandle(getHandle());
         delegate.init(outputMode, timeMode);
     }
@@ -36,13 +45,34 @@ final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialS
 
     @Override
     public scala.collection.Iterator<O> handleInputRows(K key, scala.collection.Iterator<I> rows, TimerValues timerValues) {
-        return delegate.handleInputRows(key, rows, timerValues);
+        return counted(delegate.handleInputRows(key, rows, timerValues));
     }
 
     @Override
     public scala.collection.Iterator<O> handleExpiredTimer(K key, TimerValues timerValues, ExpiredTimerInfo info) {
         TimerRecorder.record(run, getHandle().getQueryInfo().getBatchId(), key, info.getExpiryTimeInMs());
-        return delegate.handleExpiredTimer(key, timerValues, info);
+        return counted(delegate.handleExpiredTimer(key, timerValues, info));
+    }
+
+    /** {@code out}, counting each row as it is pulled; null stays null (Spark reports it). */
+    private scala.collection.Iterator<O> counted(scala.collection.Iterator<O> out) {
+        AtomicInteger count = emitted;
+        if (out == null || count == null) {
+            return out;
+        }
+        return new scala.collection.AbstractIterator<O>() {
+            @Override
+            public boolean hasNext() {
+                return out.hasNext();
+            }
+
+            @Override
+            public O next() {
+                O row = out.next();
+                count.incrementAndGet();
+                return row;
+            }
+        };
     }
 
     @Override

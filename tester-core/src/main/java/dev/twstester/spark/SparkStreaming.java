@@ -36,13 +36,13 @@ final class SparkStreaming {
         return new MemorySink();
     }
 
-    /** Starts {@code ds} into {@code sink} with a processing-time trigger driven by {@code clock}. */
-    static StreamingQuery start(SparkSession spark, Dataset<?> ds, MemorySink sink, long intervalMs, ManualClock clock,
+    /** Starts {@code ds} into {@code sink} with {@code trigger}, driven by {@code clock}. */
+    static StreamingQuery start(SparkSession spark, Dataset<?> ds, MemorySink sink, Trigger trigger, ManualClock clock,
             String checkpoint) throws Exception {
         var manager = (org.apache.spark.sql.classic.StreamingQueryManager) spark.streams();
         return manager.startQuery(Option.empty(), Option.empty(), Option.apply(checkpoint),
                 (org.apache.spark.sql.classic.Dataset<?>) ds, scala.collection.immutable.Map$.MODULE$.empty(), sink,
-                OutputMode.Update(), false, true, Trigger.ProcessingTime(intervalMs), clock, Option.empty(),
+                OutputMode.Update(), false, true, trigger, clock, Option.empty(),
                 Option.empty());
     }
 

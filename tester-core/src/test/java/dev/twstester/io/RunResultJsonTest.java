@@ -154,8 +154,65 @@ class RunResultJsonTest {
                         + "\"batches\":[...]}; for one batch per line use readLines");
     }
 
+    @Test
+    void output_partitions_are_written_after_the_outputs_and_read_back() {
+        RunResult<String, String, String> run = new RunResult<>(List.of(new BatchResult<>(0, true, List.of("a,1"),
+                List.of(), EPOCH, EPOCH, EPOCH, List.of("c:1", "a:1", "b:1"), List.of(), java.util.Map.of(),
+                List.of(0, 0, 2))));
+        String lines = RunResultJson.writeLines(run, STRINGS);
+        assertThat(lines).contains("\"outputs\":[\"c:1\",\"a:1\",\"b:1\"],\"outputPartitions\":[0,0,2],"
+                + "\"firedTimers\":[]");
+        RunResult<String, String, String> back = RunResultJson.readLines(lines, STRINGS);
+        assertThat(back).isEqualTo(run);
+        assertThat(back.batches().get(0).outputsOfPartition(2)).containsExactly("b:1");
+        assertThat(RunResultJson.read(RunResultJson.write(run, STRINGS), STRINGS)).isEqualTo(run);
+
+        // written without them (the format before they existed): read as not known
+        RunResult<String, String, String> old = RunResultJson.readLines(lines.replace(",\"outputPartitions\":[0,0,2]",
+                ""), STRINGS);
+        assertThat(old.batches().get(0).outputs()).containsExactly("c:1", "a:1", "b:1");
+        assertThat(old.batches().get(0).knowsOutputPartitions()).isFalse();
+
+        assertThat(linesError(lines.replace("[0,0,2]", "[0,2]"))).isEqualTo("line 1: batch 0: \"outputPartitions\" has 2 "
+                + "entries for 3 outputs; give one partition number per output row");
+        assertThat(linesError(lines.replace("[0,0,2]", "[0,-1,2]"))).isEqualTo("line 1: batch 0 outputPartitions[1]: -1 "
+                + "is not a partition number; write a whole number from 0");
+        assertThat(linesError(lines.replace("[0,0,2]", "\"0,0,2\""))).isEqualTo("line 1: batch 0: \"outputPartitions\" "
+                + "is \"0,0,2\"; write an array of one partition number per output row");
+    }
+
+    @Test
+    void a_simulator_run_with_three_partitions_round_trips_its_partitions() {
+        TwsQuery<String, String, String> query = TwsQuery.builder(CountStrings::new)
+                .keyBy(s -> s, Encoders.STRING())
+                .input(Encoders.STRING())
+                .output(Encoders.STRING())
+                .shufflePartitions(3)
+                .build();
+        // run_proc3's partitions: y 0, aa 1, a 2
+        RunResult<String, String, String> run = new TwsSimulator<>(query).runBatch("a", "aa", "y", "a");
+        assertThat(run.batches().get(0).outputPartitions()).containsExactly(0, 1, 2);
+        assertThat(RunResultJson.writeLines(run, query)).contains("\"outputs\":[\"y:1\",\"aa:1\",\"a:2\"],"
+                + "\"outputPartitions\":[0,1,2]");
+        assertThat(RunResultJson.readLines(RunResultJson.writeLines(run, query), query)).isEqualTo(run);
+    }
+
+    /** Emits "key:number of rows" per key and batch. */
+    public static class CountStrings extends org.apache.spark.sql.streaming.StatefulProcessor<String, String, String> {
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+        }
+
+        @Override
+        public scala.collection.Iterator<String> handleInputRows(String key, scala.collection.Iterator<String> rows,
+                org.apache.spark.sql.streaming.TimerValues timerValues) {
+            return scala.jdk.javaapi.CollectionConverters.asScala(List.of(key + ":" + rows.size()).iterator());
+        }
+    }
+
     private static String batchFields() {
-        return "[batchId, hadInput, batchTimestamp, lateWatermark, evictionWatermark, input, droppedLate, outputs, firedTimers, metrics]";
+        return "[batchId, hadInput, batchTimestamp, lateWatermark, evictionWatermark, input, droppedLate, outputs, "
+                + "outputPartitions, firedTimers, metrics]";
     }
 
     private static String linesError(String lines) {

@@ -159,9 +159,40 @@ class TriggerTest {
     }
 
     @Test
-    void triggers_other_than_processing_time_are_refused_with_what_is_supported() {
-        assertThatThrownBy(() -> TwsQuery.builder(TickProcessor::new).trigger(Trigger.AvailableNow()))
+    void triggers_other_than_processing_time_and_available_now_are_refused_with_what_is_supported() {
+        assertThatThrownBy(() -> TwsQuery.builder(TickProcessor::new).trigger(Trigger.Continuous(1000)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("trigger AvailableNowTrigger is not modelled: use Trigger.ProcessingTime(...)");
+                .hasMessageStartingWith("trigger ContinuousTrigger(1000) is not modelled: use Trigger.ProcessingTime(...)");
+    }
+
+    @Test
+    void available_now_runs_the_waiting_rows_and_what_follows_at_each_start_and_then_ends() {
+        TwsQuery<String, Event, String> query = query(TimeMode.EventTime(), -1).withTrigger(Trigger.AvailableNow());
+        TwsSimulator<String, Event, String> sim = new TwsSimulator<>(query);
+
+        assertThat(sim.isRunning()).as("the construction's run found nothing and ended").isFalse();
+        assertThat(sim.addData(new Event("a", 10_000, "timer:4000")).batches()).isEmpty();
+        assertThat(sim.addData(new Event("b", 1000, "x")).batches()).isEmpty();
+        assertThat(sim.setProcessingTime(t(5000)).batches()).isEmpty();
+
+        RunResult<String, Event, String> run = sim.start();
+
+        // one data batch with both rows, then the no-data batch the watermark advance asks for
+        assertThat(run.batches()).extracting(BatchResult::hadInput).containsExactly(true, false);
+        assertThat(run.batches().get(0).outputs()).containsExactly("in:a:timer:4000@pt=5000,wm=0", "in:b:x@pt=5000,wm=0");
+        assertThat(run.batches().get(1).outputs()).containsExactly("timer:a:4000@pt=5000,wm=5000");
+        assertThat(sim.isRunning()).isFalse();
+        // runBatch is one run of its own
+        assertThat(sim.runBatch(new Event("c", 11_000, "x")).batches()).extracting(BatchResult::hadInput)
+                .containsExactly(true, false);
+    }
+
+    @Test
+    void available_now_in_processing_time_mode_is_refused_because_spark_never_ends_it() {
+        TwsQuery<String, Event, String> query = query(TimeMode.ProcessingTime(), -1).withTrigger(Trigger.AvailableNow());
+
+        assertThatThrownBy(() -> new TwsSimulator<>(query))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Trigger.AvailableNow() with TimeMode.ProcessingTime() never ends in Spark 4.2.0");
     }
 }

@@ -174,4 +174,23 @@ class LiveTriggerTest {
                 List.of("timer:a:2500@pt=3700,wm=0"),
                 List.of("in:b:x@pt=4000,wm=0"));
     }
+
+    @Test
+    void available_now_runs_reads_what_waits_at_each_start_and_run_what_follows() {
+        Scenario<Event> scenario = Scenario.<Event>builder()
+                .addData(List.of(new Event("a", 10_000, "timer:4000"), new Event("b", 1000, "x")))
+                .tick(t(5000))   // the query is stopped between runs: nothing
+                .start()         // batch 0 with both rows, batch 1 the no-data batch, then the run ends
+                .addData(List.of(new Event("a", 3000, "late")))
+                .batch(List.of(new Event("c", 20_000, "x"))) // a run of its own: batch 2, then 3
+                .build();
+
+        RunResult<String, Event, String> live = bothAgree(
+                eventTimeQuery(Duration.ZERO).withTrigger(Trigger.AvailableNow()), scenario);
+
+        assertThat(live.batches()).extracting(BatchResult::hadInput).containsExactly(true, false, true, false);
+        assertThat(live.batches().get(1).outputs()).containsExactly("timer:a:4000@pt=5000,wm=5000");
+        assertThat(live.batches().get(2).droppedLate()).containsExactly(new Event("a", 3000, "late"));
+        assertThat(live.batches().get(3).evictionWatermark()).isEqualTo(t(15_000));
+    }
 }

@@ -10,6 +10,7 @@ import java.util.Objects;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Fault;
 import dev.twstester.junit.internal.Recorder;
 import dev.twstester.junit.internal.Session;
 import dev.twstester.junit.internal.Timelines;
@@ -45,8 +46,8 @@ import dev.twstester.sim.TwsSimulator;
 public final class TestSimulator<K, I, O> implements AutoCloseable {
     private static final String WATERMARK_NOT_LIVE = "Spark moves the watermark only from the event times of input rows;"
             + " drive it with input (runBatch) instead";
-    private static final String BACK_TO_BACK_NOT_LIVE = "a Scenario has no back-to-back step: live Spark runs each input"
-            + " as its own trigger";
+    private static final String BACK_TO_BACK_NOT_LIVE = "with a zero trigger interval a Scenario has no back-to-back"
+            + " step: live Spark reads each input as soon as it arrives; give the query a trigger interval";
     private static final String STATE_WRITE_NOT_LIVE = "a streaming query's state starts empty (or from the query's"
             + " initial state); write it through input rows or TwsQuery.Builder.initialState instead";
 
@@ -56,8 +57,9 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
     /** True when the extension made it (and may replace it in a field). */
     boolean managed;
 
-    TestSimulator(String name, TwsQuery<K, I, O> query) {
-        this.recorder = new Recorder<>(name, query);
+    /** {@code faults}: see {@link SimulatorFaults}; none outside twstester's own tests. */
+    TestSimulator(String name, TwsQuery<K, I, O> query, Fault... faults) {
+        this.recorder = new Recorder<>(name, query, faults);
         this.state = new TestStateView<>(recorder, STATE_WRITE_NOT_LIVE);
         this.output = new TestOutput<>(recorder);
     }
@@ -103,12 +105,21 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
                 null, () -> recorder.simulator().runBatchAt(time, rows));
     }
 
-    /** {@link TwsSimulator#runBackToBack}: batches already waiting when the one before ends (no live replay). */
+    /**
+     * {@link TwsSimulator#runBackToBack}: batches already waiting when the one before ends. With a trigger
+     * interval each is a batch at the next trigger, replayed live as such; with a zero interval there is no
+     * live replay.
+     */
     public RunResult<K, I, O> runBackToBack(List<List<I>> batches) {
         Objects.requireNonNull(batches, "batches must not be null");
         String sizes = batches.stream().map(b -> String.valueOf(b.size())).reduce((a, b) -> a + ", " + b).orElse("");
-        return recorder.call("runBackToBack(" + batches.size() + " batches of " + sizes + " rows)", List.of(),
-                BACK_TO_BACK_NOT_LIVE, () -> recorder.simulator().runBackToBack(batches));
+        boolean interval = recorder.query().triggerIntervalMs() > 0;
+        List<Scenario.Step<I>> steps = new ArrayList<>();
+        if (interval) {
+            batches.forEach(rows -> steps.add(new Scenario.Input<>(rows, null)));
+        }
+        return recorder.call("runBackToBack(" + batches.size() + " batches of " + sizes + " rows)", steps,
+                interval ? null : BACK_TO_BACK_NOT_LIVE, () -> recorder.simulator().runBackToBack(batches));
     }
 
     /** {@link TwsSimulator#test}: a micro-batch holding only {@code key}'s rows. */

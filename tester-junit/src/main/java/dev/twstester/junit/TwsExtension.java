@@ -32,6 +32,7 @@ import org.junit.platform.commons.support.ReflectionSupport;
 import org.opentest4j.TestAbortedException;
 
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Fault;
 import dev.twstester.junit.internal.QuerySources;
 import dev.twstester.junit.internal.Recorder;
 import dev.twstester.junit.internal.Session;
@@ -169,7 +170,7 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         Session session = session(context, shared);
         String simName = parameter.isNamePresent() ? parameter.getName() : source.member().getName();
         return session.forQuerySource(source.display(), () -> {
-            TestSimulator<?, ?, ?> sim = create(simName, source, instances(context), target);
+            TestSimulator<?, ?, ?> sim = create(simName, source, instances(context), target, faults(context));
             session.add(sim.recorder());
             return sim;
         });
@@ -192,7 +193,7 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         }
         String name = field.getAnnotation(Simulator.class).query();
         QuerySources.Source source = QuerySources.find(name, lookupClasses(context), where);
-        TestSimulator<?, ?, ?> sim = create(field.getName(), source, instances(context), where);
+        TestSimulator<?, ?, ?> sim = create(field.getName(), source, instances(context), where, faults(context));
         session.add(sim.recorder());
         try {
             field.setAccessible(true);
@@ -203,10 +204,10 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
     }
 
     private static TestSimulator<?, ?, ?> create(String name, QuerySources.Source source,
-            Function<Class<?>, Optional<Object>> instances, String target) {
+            Function<Class<?>, Optional<Object>> instances, String target, Fault[] faults) {
         TwsQuery<?, ?, ?> query = QuerySources.read(source, instances, target);
         try {
-            TestSimulator<?, ?, ?> sim = new TestSimulator<>(name, query);
+            TestSimulator<?, ?, ?> sim = new TestSimulator<>(name, query, faults);
             sim.managed = true;
             return sim;
         } catch (RuntimeException e) {
@@ -317,6 +318,14 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         Path dir = context.getConfigurationParameter(TwsTest.TRACE_DIR_PROPERTY).map(Path::of).orElse(DEFAULT_TRACE_DIR);
         return new Settings(annotation != null && annotation.strict(), annotation != null && annotation.compareWithSpark(),
                 mode, dir);
+    }
+
+    /** The faults of {@link SimulatorFaults} on the test method, else its class or an enclosing class; usually none. */
+    private static Fault[] faults(ExtensionContext context) {
+        return AnnotationSupport.findAnnotation(context.getTestMethod(), SimulatorFaults.class)
+                .or(() -> AnnotationSupport.findAnnotation(context.getRequiredTestClass(), SimulatorFaults.class,
+                        context.getEnclosingTestClasses()))
+                .map(SimulatorFaults::value).orElse(new Fault[0]);
     }
 
     private record Settings(boolean strict, boolean compareWithSpark, String traceMode, Path traceDir) {

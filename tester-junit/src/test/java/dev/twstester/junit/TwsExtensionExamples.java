@@ -17,6 +17,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Fault;
 import dev.twstester.sim.TwsSimulator;
 
 /** Example test classes for {@link TwsExtensionTest}; each runs only through {@link Kit}. */
@@ -385,6 +386,30 @@ final class TwsExtensionExamples {
         void test() {}
     }
 
+    @ExampleOnly
+    @TwsTest
+    @SimulatorFaults(Fault.LATE_FILTER_USES_CURRENT_WATERMARK)
+    static class WithAFaultySimulator {
+        static TwsQuery<String, Reading, String> query() {
+            return TallyProcessor.query(OutputMode.Complete());
+        }
+
+        @Simulator TestSimulator<String, Reading, String> sim;
+
+        @Test
+        void the_extensions_simulators_have_the_fault_and_one_made_by_hand_does_not(
+                TestSimulator<String, Reading, String> byParameter) {
+            TestSimulator<String, Reading, String> byHand = TestSimulator.of("byHand", query());
+            // Complete output mode, no no-data batch: the watermark after batch 0 is 5 s, batch 1 filters with 0
+            for (TestSimulator<String, Reading, String> s : List.of(sim, byParameter, byHand)) {
+                s.runBatch(reading("a", 10, 0));
+            }
+            assertThat(sim.runBatch(reading("b", 3, 0)).droppedLate()).containsExactly(reading("b", 3, 0));
+            assertThat(byParameter.runBatch(reading("b", 3, 0)).droppedLate()).containsExactly(reading("b", 3, 0));
+            assertThat(byHand.runBatch(reading("b", 3, 0)).droppedLate()).isEmpty();
+        }
+    }
+
     // ---- live Spark comparison (run by TwsExtensionLiveTest)
 
     @ExampleOnly
@@ -405,9 +430,11 @@ final class TwsExtensionExamples {
         }
     }
 
+    /** Its simulators filter late rows with the current batch's watermark, which Spark does not. */
     @ExampleOnly
     @TwsTest(compareWithSpark = true)
-    static class ComparedWithSparkInCompleteMode {
+    @SimulatorFaults(Fault.LATE_FILTER_USES_CURRENT_WATERMARK)
+    static class ComparedWithSparkOnAFaultySimulator {
         static TwsQuery<String, Reading, String> query() {
             return TallyProcessor.query(OutputMode.Complete());
         }

@@ -9,8 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
-import dev.twstester.internal.Faults;
-
 /** {@code @TwsTest(compareWithSpark = true)}: the test's calls replayed on live Spark (about 2 s each). */
 @Tag("live")
 class TwsExtensionLiveTest {
@@ -26,24 +24,19 @@ class TwsExtensionLiveTest {
 
     @Test
     void a_simulator_that_differs_from_spark_fails_the_test_with_the_first_difference() {
-        // GIVEN a simulator that filters late rows with the current batch's watermark
-        Faults.lateFilterUsesCurrentWatermark = true;
-        try {
-            // WHEN
-            EngineExecutionResults results = Kit.run(TwsExtensionExamples.ComparedWithSparkInCompleteMode.class, traces);
+        // GIVEN a simulator that filters late rows with the current batch's watermark (@SimulatorFaults)
+        // WHEN
+        EngineExecutionResults results = Kit.run(TwsExtensionExamples.ComparedWithSparkOnAFaultySimulator.class, traces);
 
-            // THEN
-            Throwable failure = Kit.failure(results);
-            assertThat(failure).isExactlyInstanceOf(AssertionError.class).hasMessage("""
-                    simulator 'sim' and live Spark differ on this test's calls
-                    batch 1 (data batch): dropped late rows differ (compared as multisets)
-                      simulator: [b@1970-01-01T00:00:03Z#0]
-                      spark:     []
-                      only in simulator: [b@1970-01-01T00:00:03Z#0]
-                      only in spark:     []""");
-            assertThat(failure.getSuppressed()).singleElement().isInstanceOf(SimulatorTrace.class);
-        } finally {
-            Faults.reset();
-        }
+        // THEN
+        Throwable failure = Kit.failure(results);
+        assertThat(failure).isExactlyInstanceOf(AssertionError.class).hasMessage("""
+                simulator 'sim' and live Spark differ on this test's calls
+                batch 1 (data batch): dropped late rows differ (compared as multisets)
+                  simulator: [b@1970-01-01T00:00:03Z#0]
+                  spark:     []
+                  only in simulator: [b@1970-01-01T00:00:03Z#0]
+                  only in spark:     []""");
+        assertThat(failure.getSuppressed()).singleElement().isInstanceOf(SimulatorTrace.class);
     }
 }

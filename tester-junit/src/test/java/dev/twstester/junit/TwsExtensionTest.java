@@ -81,6 +81,18 @@ class TwsExtensionTest {
     }
 
     @Test
+    void simulator_faults_reach_the_simulators_the_extension_makes_for_the_class_and_no_other() {
+        // WHEN
+        EngineExecutionResults results = Kit.run(TwsExtensionExamples.WithAFaultySimulator.class, traces);
+
+        // THEN
+        results.testEvents().failed().stream().findFirst().ifPresent(e -> {
+            throw new AssertionError("the example failed", Kit.failure(results));
+        });
+        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+    }
+
+    @Test
     void a_failing_test_carries_the_timeline_of_each_simulator_and_keeps_its_trace_files() throws Exception {
         // WHEN
         EngineExecutionResults results = Kit.run(TwsExtensionExamples.Failing.class, traces);
@@ -142,7 +154,7 @@ class TwsExtensionTest {
                         + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:00Z\","
                         + "\"input\":[{\"kind\":0,\"sensor\":\"a\",\"ts\":\"1970-01-01T00:00:10Z\"},{\"kind\":1,"
                         + "\"sensor\":\"b\",\"ts\":\"1970-01-01T00:00:11Z\"}],\"droppedLate\":[],\"outputs\":[\"a=1\","
-                        + "\"b=1\"],\"firedTimers\":[],\"metrics\":{" + metrics(1, 6) + "}}}",
+                        + "\"b=1\"],\"outputPartitions\":[0,0],\"firedTimers\":[],\"metrics\":{" + metrics(1, 6) + "}}}",
                 "{\"call\":1,\"batch\":{\"batchId\":1,\"hadInput\":false,\"batchTimestamp\":\"1970-01-01T00:00:00Z\","
                         + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:06Z\","
                         + "\"input\":[],\"droppedLate\":[],\"outputs\":[],\"firedTimers\":[],\"metrics\":{"

@@ -21,6 +21,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import dev.twstester.BatchResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Fault;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.sim.StateView;
 import dev.twstester.sim.TwsSimulator;
@@ -51,11 +52,15 @@ public final class Recorder<K, I, O> {
     private int readRows;
     private String closedBecause;
 
-    /** Creates the simulator (running the processor's driver-side init pass) and registers it. */
-    public Recorder(String name, TwsQuery<K, I, O> query) {
+    /**
+     * Creates the simulator (running the processor's driver-side init pass) and registers it.
+     * {@code faults} are built into this simulator only (twstester's own tests; see {@link Fault}).
+     */
+    public Recorder(String name, TwsQuery<K, I, O> query, Fault... faults) {
         this.name = Objects.requireNonNull(name, "name must not be null");
         this.query = Objects.requireNonNull(query, "query must not be null");
-        this.simulator = new TwsSimulator<>(query);
+        this.simulator = faults.length == 0 ? new TwsSimulator<>(query)
+                : Fault.inject(TwsSimulator.builder(query), faults).build();
         this.keyCodec = RowCodec.of(query.keyEncoder());
         LIVE.put(simulator, new WeakReference<>(this));
     }

@@ -57,7 +57,9 @@ public final class SparkComparison {
     }
 
     private static <K, I, O> Scenario<I> scenario(Recorder<K, I, O> recorder, List<Call<K, I, O>> calls) {
-        boolean processingTime = recorder.query().timeMode().equals(TimeMode.ProcessingTime());
+        // with a zero interval in ProcessingTime mode, live Spark runs a batch only when the clock moves
+        boolean processingTime = recorder.query().timeMode().equals(TimeMode.ProcessingTime())
+                && recorder.query().triggerIntervalMs() == 0;
         List<Scenario.Step<I>> steps = new ArrayList<>();
         long clock = 0;
         Call<K, I, O> failedAt = null;
@@ -73,9 +75,10 @@ public final class SparkComparison {
                 Instant at = step instanceof Scenario.Input<I> in ? in.at()
                         : step instanceof Scenario.Tick<I> tick ? tick.to() : null;
                 if (processingTime && step instanceof Scenario.Input<I> && (at == null || at.toEpochMilli() <= clock)) {
-                    throw notReplayable(recorder, call, "in ProcessingTime mode live Spark runs a batch only on a clock "
-                            + "tick, so each input needs a processing time later than the one before; use "
-                            + "sim.runBatchAt(time, rows)");
+                    throw notReplayable(recorder, call, "in ProcessingTime mode with a zero trigger interval live "
+                            + "Spark runs a batch only when the clock moves, so each input needs a processing time "
+                            + "later than the one before; use sim.runBatchAt(time, rows), or give the query a "
+                            + "trigger interval");
                 }
                 clock = at == null ? clock : at.toEpochMilli();
                 steps.add(step);
