@@ -9,16 +9,25 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
+import dev.twstester.TwsQuery;
 import dev.twstester.junit.DifferentialProperty;
+import dev.twstester.property.EventFactory;
+import dev.twstester.property.GenScenario;
+import dev.twstester.property.Property;
 import dev.twstester.property.ScenarioGenerator;
+import dev.twstester.samples.cart.CartAlert;
 import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.samples.cart.CartWatch;
 import dev.twstester.samples.counts.RunningCount;
+import dev.twstester.samples.fraud.FraudAlert;
 import dev.twstester.samples.fraud.FraudSessions;
 import dev.twstester.samples.fraud.Payment;
 import dev.twstester.samples.migration.MigrateFromInitialState;
 import dev.twstester.samples.ttl.Click;
+import dev.twstester.samples.ttl.SessionClosed;
 import dev.twstester.samples.ttl.TtlSessions;
+
+import scala.Tuple2;
 
 /**
  * Each sample query on generated scenarios (25 per query, {@code -Dtwstester.tries=N} for more),
@@ -40,53 +49,89 @@ class GeneratedScenariosTest {
     /** Chance of a restart between two steps: about one in every other scenario (cheap next to a live batch). */
     private static final double RESTARTS = 0.1;
 
-    @TestFactory
-    Stream<DynamicTest> cart_watch() {
+    /**
+     * One sample query with its generator, event factory and shuffle partition range (null for the
+     * query's own count): what {@link GeneratedScenariosTest} runs live and
+     * {@code GeneratedScenariosCoverageTest} replays on the simulator.
+     */
+    record Sample<K, I, O>(TwsQuery<K, I, O> query, ScenarioGenerator generator, EventFactory<I> events,
+            int[] partitions) {
+        DifferentialProperty<K, I, O> property() {
+            DifferentialProperty<K, I, O> p = DifferentialProperty.of(query, generator, events);
+            return partitions == null ? p : p.shufflePartitions(partitions[0], partitions[1]);
+        }
+
+        /** The scenario a try seed checks (with its partition count), as {@link #property()} makes it. */
+        GenScenario scenario(long seed) {
+            Property p = Property.forAll(generator);
+            return (partitions == null ? p : p.shufflePartitions(partitions[0], partitions[1])).scenario(seed);
+        }
+    }
+
+    static Sample<String, CartEvent, CartAlert> cartWatch() {
         ScenarioGenerator gen = ScenarioGenerator.create().keys("ana", "bo", "cy").variants("add", "checkout")
                 .timeMode(TimeMode.EventTime()).watermarkDelay(CartWatch.WATERMARK_DELAY)
                 .eventTimeBase(BASE).eventTimeSpread(Duration.ofMinutes(90))
                 .interestingDurations(CartWatch.IDLE).batches(1, 6).eventsPerBatch(0, 4).restartChance(RESTARTS)
                 .triggerIntervals(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(5));
-        return DifferentialProperty.of(CartWatch.query(), gen, (key, ms, variant) -> variant == 0
+        return new Sample<>(CartWatch.query(), gen, (key, ms, variant) -> variant == 0
                 ? CartEvent.add(key, "item" + ms % 7, Instant.ofEpochMilli(ms))
-                : CartEvent.checkout(key, Instant.ofEpochMilli(ms))).shufflePartitions(1, 2).dynamicTests();
+                : CartEvent.checkout(key, Instant.ofEpochMilli(ms)), new int[] {1, 2});
     }
 
-    @TestFactory
-    Stream<DynamicTest> running_count() {
+    static Sample<String, String, Tuple2<String, Long>> runningCount() {
         ScenarioGenerator gen = ScenarioGenerator.create().keys("a", "b", "c", "aa").timeMode(TimeMode.None())
                 .batches(1, 6).eventsPerBatch(0, 5).restartChance(RESTARTS)
                 .triggerIntervals(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(5));
-        return DifferentialProperty.of(RunningCount.query(), gen, (key, ms, variant) -> key).shufflePartitions(2, 5)
-                .dynamicTests();
+        return new Sample<>(RunningCount.query(), gen, (key, ms, variant) -> key, new int[] {2, 5});
     }
 
-    @TestFactory
-    Stream<DynamicTest> fraud_sessions() {
+    static Sample<String, Payment, FraudAlert> fraudSessions() {
         ScenarioGenerator gen = ScenarioGenerator.create().keys("c1", "c2").variants(MERCHANTS.length)
                 .timeMode(TimeMode.ProcessingTime()).processingTimeSteps(Duration.ofMinutes(1), Duration.ofMinutes(4))
                 .interestingDurations(FraudSessions.DEFAULT_SESSION_GAP).batches(1, 6).eventsPerBatch(0, 4)
                 .restartChance(RESTARTS).triggerIntervals(Duration.ZERO, Duration.ofSeconds(30), Duration.ofMinutes(1));
-        return DifferentialProperty.of(FraudSessions.query(), gen,
-                (key, ms, variant) -> new Payment(key, MERCHANTS[variant], 50_00 + Math.floorMod(ms, 400) * 100))
-                .dynamicTests();
+        return new Sample<>(FraudSessions.query(), gen,
+                (key, ms, variant) -> new Payment(key, MERCHANTS[variant], 50_00 + Math.floorMod(ms, 400) * 100), null);
     }
 
-    @TestFactory
-    Stream<DynamicTest> ttl_sessions() {
+    static Sample<String, Click, SessionClosed> ttlSessions() {
         ScenarioGenerator gen = ScenarioGenerator.create().keys("ana", "bo").variants(PAGES.length)
                 .timeMode(TimeMode.ProcessingTime()).processingTimeSteps(Duration.ofMinutes(5), Duration.ofMinutes(15))
                 .interestingDurations(TtlSessions.TTL, TtlSessions.DEFAULT_IDLE_GAP).batches(1, 6).eventsPerBatch(0, 3)
                 .restartChance(RESTARTS).triggerIntervals(Duration.ZERO, Duration.ofMinutes(1), Duration.ofMinutes(5));
-        return DifferentialProperty.of(TtlSessions.query(), gen, (key, ms, variant) -> new Click(key, PAGES[variant]))
-                .dynamicTests();
+        return new Sample<>(TtlSessions.query(), gen, (key, ms, variant) -> new Click(key, PAGES[variant]), null);
+    }
+
+    static Sample<String, String, Tuple2<String, Long>> migrationFromInitialState() {
+        ScenarioGenerator gen = ScenarioGenerator.create().keys("a", "b", "c", "d").timeMode(TimeMode.None())
+                .batches(1, 5).eventsPerBatch(0, 4).restartChance(RESTARTS)
+                .triggerIntervals(Duration.ZERO, Duration.ofSeconds(1));
+        return new Sample<>(MigrateFromInitialState.query(), gen, (key, ms, variant) -> key, null);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> cart_watch() {
+        return cartWatch().property().dynamicTests();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> running_count() {
+        return runningCount().property().dynamicTests();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> fraud_sessions() {
+        return fraudSessions().property().dynamicTests();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> ttl_sessions() {
+        return ttlSessions().property().dynamicTests();
     }
 
     @TestFactory
     Stream<DynamicTest> migration_from_initial_state() {
-        ScenarioGenerator gen = ScenarioGenerator.create().keys("a", "b", "c", "d").timeMode(TimeMode.None())
-                .batches(1, 5).eventsPerBatch(0, 4).restartChance(RESTARTS)
-                .triggerIntervals(Duration.ZERO, Duration.ofSeconds(1));
-        return DifferentialProperty.of(MigrateFromInitialState.query(), gen, (key, ms, variant) -> key).dynamicTests();
+        return migrationFromInitialState().property().dynamicTests();
     }
 }

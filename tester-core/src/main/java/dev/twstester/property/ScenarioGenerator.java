@@ -146,7 +146,10 @@ public final class ScenarioGenerator {
         return this;
     }
 
-    /** How many input steps (micro-batches with input) a scenario has, both inclusive (default 1 to 6). */
+    /**
+     * How many batches of rows a scenario has, both inclusive (default 1 to 6): input steps, or with
+     * a trigger interval above zero, rounds of added rows with the tick whose trigger reads them.
+     */
     public ScenarioGenerator batches(int min, int max) {
         if (min < 1 || max < min) {
             throw new IllegalArgumentException("batches(" + min + ", " + max + "): need 1 <= min <= max");
@@ -156,7 +159,10 @@ public final class ScenarioGenerator {
         return this;
     }
 
-    /** How many events an input step has, both inclusive (default 0 to 5); with min 0 some batches are empty. */
+    /**
+     * How many events an input or add step has, both inclusive (default 0 to 5); with min 0 some
+     * batches are empty.
+     */
     public ScenarioGenerator eventsPerBatch(int min, int max) {
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("eventsPerBatch(" + min + ", " + max + "): need 0 <= min <= max");
