@@ -165,16 +165,18 @@ record ReplayPlan(List<Entry> steps, String source) {
                 }
                 continue;
             }
+            boolean input = s.kind() == ScenarioPlan.Kind.INPUT;
+            String whatAt = input ? what + " at " + time : what;
             if (time.isBefore(now)) {
-                throw CliException.usage(what + " at " + time + " is before " + previous + " (" + from
+                throw CliException.usage(whatAt + " is before " + previous + " (" + from
                         + "); processing time never moves backwards");
             }
             if (strict && !time.isAfter(now)) {
-                throw CliException.usage(what + " at " + time + " is not after " + previous + " (" + from
+                throw CliException.usage(whatAt + " is not after " + previous + " (" + from
                         + "); in ProcessingTime mode each step needs a strictly later time (one trigger, one batch)");
             }
             now = time;
-            previous = what + " (" + time + ")";
+            previous = input ? what + " (" + time + ")" : what;
         }
     }
 }

@@ -157,6 +157,26 @@ class ReplayTriggerTest {
     }
 
     @Test
+    void a_tick_back_in_time_is_a_usage_error_naming_the_plan_line(@TempDir Path dir) throws IOException {
+        Cli.copy("cart", dir);
+        Files.writeString(dir.resolve("scenario.txt"), """
+                add 001.jsonl
+                tick to=1970-01-01T00:02:00Z
+                # rows of the second file
+                add 002.jsonl
+                tick to=1970-01-01T00:01:00Z
+                add 003.jsonl
+                """);
+
+        Cli.Result r = Cli.run("replay", dir.toString(), "--query", CART, "--trigger-interval", "1m");
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("tick to 1970-01-01T00:01:00Z is before tick to 1970-01-01T00:02:00Z ("
+                + dir.resolve("scenario.txt") + ":5); processing time never moves backwards\n");
+    }
+
+    @Test
     void a_trigger_interval_that_is_not_a_duration_is_a_usage_error() {
         String cart = Cli.resource("cart").toString();
         for (String bad : new String[] {"soon", "5", "-1s", "PT0.0001S"}) {
