@@ -66,9 +66,22 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final Map<Long, StreamingQueryProgress> progress = new TreeMap<>();
     private StreamingQuery streamingQuery;
     private long lastBatchWatermarkMs;
+    /** The second operator of a chain, fed with this query's output; null for one operator. */
+    private final LiveDownstream<?, O, ?> downstream;
 
     /** {@code spark} is this run's own session, with the query's shuffle partitions set ({@link LiveSpark#forRun}). */
     LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint, String runId) {
+        this(query, null, spark, timeout, checkpoint, runId);
+    }
+
+    /**
+     * With {@code downstream} (not null), the query is a chain: this query's output goes to the
+     * downstream operator, whose output goes to the sink; this query's outputs are recorded as they
+     * are emitted ({@link OutputRecorder}, under {@code runId}).
+     */
+    LiveRun(TwsQuery<K, I, O> query, LiveDownstream<?, O, ?> downstream, SparkSession spark, Duration timeout,
+            Path checkpoint, String runId) {
+        this.downstream = downstream;
         this.query = query;
         this.spark = spark;
         this.timeout = timeout;
@@ -94,7 +107,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
      * trigger (a data batch if rows wait, else nothing) is done.
      */
     private void start() throws Exception {
-        Dataset<O> out = transformWithState();
+        Dataset<?> out = downstream == null ? transformWithState() : downstream.apply(transformWithState());
         streamingQuery = SparkStreaming.start(spark, out, sink, intervalMs, clock, checkpoint);
         running = true;
         runTriggerDue(clock.getTimeMillis());
@@ -120,7 +133,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         if (query.initialState().isPresent()) {
             return withInitialState(grouped, processor, query.initialState().get());
         }
-        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, runId);
+        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, runId, outputRun());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
                     query.outputEncoder());
@@ -138,13 +151,18 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 .createDataset(rows, Encoders.tuple(query.keyEncoder(), init.encoder()))
                 .groupByKey((MapFunction<Tuple2<K, S>, K>) Tuple2::_1, query.keyEncoder())
                 .mapValues((MapFunction<Tuple2<K, S>, S>) Tuple2::_2, init.encoder());
-        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, runId);
+        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, runId, outputRun());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
                     initial, query.outputEncoder(), init.encoder());
         }
         return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), initial,
                 query.outputEncoder(), init.encoder());
+    }
+
+    /** Where this query's emitted rows are recorded: in a chain only. */
+    private String outputRun() {
+        return downstream == null ? null : runId;
     }
 
     void step(Scenario.Step<I> step) {
@@ -300,6 +318,10 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         long lateMs = lastBatchWatermarkMs;
         lastBatchWatermarkMs = evictionMs;
         List<I> dropped = dropped(input, lateMs, droppedCount(p), id);
+        List<O> outputs = downstream == null ? outputs(id) : OutputRecorder.emittedIn(runId, id);
+        if (downstream != null) {
+            downstream.batch(p, rows != null, outputs, lateMs, evictionMs, times[0], sink);
+        }
         List<FiredTimer<K>> fired = new ArrayList<>();
         for (TimerRecorder.Fired f : TimerRecorder.firedIn(runId, id)) {
             @SuppressWarnings("unchecked")
@@ -307,20 +329,22 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             fired.add(new FiredTimer<>(key, Instant.ofEpochMilli(f.expiryMs())));
         }
         return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),
-                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs(id), fired, metrics(p));
+                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs, fired, metrics(p));
+    }
+
+    /** This query's operator's metrics (in a chain, the upstream's entry of the progress). */
+    private Map<String, Long> metrics(StreamingQueryProgress p) {
+        int index = downstream == null ? 0 : LiveDownstream.UPSTREAM_PROGRESS_INDEX;
+        return p.stateOperators().length <= index ? new HashMap<>() : metrics(p.stateOperators()[index]);
     }
 
     /**
-     * The {@link BatchResult#METRIC_NAMES} of the transformWithState operator's progress (the
-     * query's only stateful operator): its custom metrics, plus the state row counts and late rows
-     * of {@link StateOperatorProgress} under the names of the operator's SQL metrics.
+     * The {@link BatchResult#METRIC_NAMES} of a transformWithState operator's progress: its custom
+     * metrics, plus the state row counts and late rows of {@link StateOperatorProgress} under the
+     * names of the operator's SQL metrics.
      */
-    private static Map<String, Long> metrics(StreamingQueryProgress p) {
+    static Map<String, Long> metrics(StateOperatorProgress op) {
         Map<String, Long> metrics = new HashMap<>();
-        if (p.stateOperators().length == 0) {
-            return metrics;
-        }
-        StateOperatorProgress op = p.stateOperators()[0];
         for (String name : BatchResult.METRIC_NAMES) {
             Long custom = op.customMetrics().get(name);
             if (custom != null) {
@@ -343,7 +367,11 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         return out;
     }
 
-    private static long droppedCount(StreamingQueryProgress p) {
+    /** Late rows this query's operator dropped (in a chain, the upstream's; the downstream checks its own). */
+    private long droppedCount(StreamingQueryProgress p) {
+        if (downstream != null) {
+            return p.stateOperators()[LiveDownstream.UPSTREAM_PROGRESS_INDEX].numRowsDroppedByWatermark();
+        }
         long n = 0;
         for (var op : p.stateOperators()) {
             n += op.numRowsDroppedByWatermark();

@@ -229,7 +229,7 @@ public final class LiveRunner<K, I, O> {
         };
     }
 
-    private static Path tempDir(Path root) {
+    static Path tempDir(Path root) {
         try {
             return Files.createTempDirectory(root, "twstester-checkpoint-");
         } catch (IOException e) {
