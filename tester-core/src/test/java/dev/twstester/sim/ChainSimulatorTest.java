@@ -83,6 +83,25 @@ class ChainSimulatorTest {
     }
 
     @Test
+    void fast_fidelity_runs_the_same_batches() {
+        dev.twstester.Scenario<Event> scenario = dev.twstester.Scenario.<Event>builder()
+                .batch(List.of(new Event("a1", 10000, "timer+5"), new Event("b1", 20000, "x"), new Event("a2", 12000, "x")))
+                .batch(List.of(new Event("a2", 14000, "late"), new Event("c1", 40000, "timer+3")))
+                .build();
+
+        ChainResult<String, Event, OutEvent, String, OutEvent> full = new ChainSimulator<>(ChainProcessors.chain()).run(scenario);
+        ChainResult<String, Event, OutEvent, String, OutEvent> fast =
+                new ChainSimulator<>(ChainProcessors.chain(), Fidelity.FAST).run(scenario);
+
+        dev.twstester.RunComparison.between("full", "fast").assertSame(full.upstream(), fast.upstream());
+        dev.twstester.RunComparison.between("full", "fast").assertSame(full.downstream(), fast.downstream());
+        // the row at 14000 is at or before the late watermark 15000: the upstream drops it
+        assertThat(full.upstream().droppedLate()).containsExactly(new Event("a2", 14000, "late"));
+        assertThat(full.downstream().droppedLate()).isEmpty();
+        assertThat(full.size()).isEqualTo(4);
+    }
+
+    @Test
     void an_upstream_row_at_the_late_watermark_fails_the_batch_and_neither_operator_keeps_it() {
         ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
         sim.runBatch(new Event("a1", 40000, "x")); // watermark 35000 from batch 1 on
