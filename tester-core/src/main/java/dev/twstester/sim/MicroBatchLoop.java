@@ -10,13 +10,13 @@ import dev.twstester.BatchResult;
 import dev.twstester.internal.Triggers;
 
 /**
- * Spark's micro-batch loop around the operator: the source's waiting rows, the trigger, start and
- * stop. The one place that decides which batch runs when ({@code MicroBatchExecution} with
+ * Spark's micro-batch loop around the stateful operators (one, or a chain's two): the source's
+ * waiting rows, the trigger, start and stop. The one place that decides which batch runs when ({@code MicroBatchExecution} with
  * {@code ProcessingTimeExecutor} and a manual clock):
  * <ul>
  *   <li>A trigger runs at most one batch: a data batch with every row waiting in the source, else
- *   the no-data batch the last batch asked for ({@link Engine#wantsNoDataBatch()} of any operator), else nothing.
- *   A data batch that finds a no-data batch pending takes its place (late rows filtered with the
+ *   the no-data batch the last batch asked for ({@link Engine#wantsNoDataBatch()} of any
+ *   operator), else nothing. A data batch that finds a no-data batch pending takes its place (late rows filtered with the
  *   last batch's watermark, timers and eviction with the new one).</li>
  *   <li>With an interval, triggers run at start and then when the clock reaches the next multiple
  *   of the interval after the last trigger; a clock move past several of them runs one trigger, at
@@ -24,7 +24,8 @@ import dev.twstester.internal.Triggers;
  *   <li>With a zero interval, triggers run back to back until one runs nothing: rows are picked up
  *   as soon as they arrive, a no-data batch follows at once. In ProcessingTime mode, where every
  *   trigger after the first batch runs a batch, Spark would loop without end; the loop runs one
- *   trigger per clock move instead, as a 1 ms interval would.</li>
+ *   trigger per clock move instead, as a 1 ms interval would (also when only one operator of a
+ *   chain is in ProcessingTime mode).</li>
  *   <li>A start runs one trigger at once; no no-data batch follows a start (the run has no
  *   previous batch), so a stop skips a pending no-data batch. A stopped query runs nothing: rows
  *   wait, the clock moves freely.</li>

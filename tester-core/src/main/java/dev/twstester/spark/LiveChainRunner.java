@@ -10,6 +10,7 @@ import org.apache.spark.sql.SparkSession;
 import dev.twstester.ChainResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsChain;
+import dev.twstester.internal.RowCodec;
 
 /**
  * Runs a {@link TwsChain} on real Spark 4.2.0, as {@link LiveRunner} runs one query: a memory
@@ -78,7 +79,12 @@ public final class LiveChainRunner<K, I, M, K2, O> {
         Path checkpoint = LiveRunner.tempDir(LiveSpark.defaultCheckpointRoot());
         TimerRecorder.open(runId);
         TimerRecorder.open(downstreamRun);
-        OutputRecorder.open(runId);
+        RowCodec<M> rows = RowCodec.of(chain.upstream().outputEncoder());
+        OutputRecorder.open(runId, row -> {
+            @SuppressWarnings("unchecked")
+            M m = (M) row;
+            return rows.decode(rows.encode(m));
+        });
         LiveDownstream<K2, M, O> downstream = new LiveDownstream<>(chain.downstream(), chain.eventTimeColumn(), downstreamRun);
         try (LiveRun<K, I, M> run = new LiveRun<>(chain.upstream(), downstream, spark, stepTimeout, checkpoint, runId)) {
             for (Scenario.Step<I> step : scenario.steps()) {

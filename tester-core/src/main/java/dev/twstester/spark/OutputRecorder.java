@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 import org.apache.spark.TaskContext;
 
@@ -16,20 +17,27 @@ import org.apache.spark.TaskContext;
 final class OutputRecorder {
     private record Emitted(long batchId, int partition, long sequence, Object row) {}
 
-    private static final Map<String, List<Emitted>> RUNS = new ConcurrentHashMap<>();
+    private record Run(List<Emitted> rows, UnaryOperator<Object> copy) {}
+
+    private static final Map<String, Run> RUNS = new ConcurrentHashMap<>();
 
     private OutputRecorder() {}
 
-    static void open(String run) {
-        RUNS.put(run, new ArrayList<>());
+    /**
+     * Starts recording for {@code run}; {@code copy} turns an emitted row into the row Spark reads
+     * from it (through the output encoder, at the moment Spark takes it, so a processor that reuses
+     * and mutates one instance is recorded as Spark serializes it).
+     */
+    static void open(String run, UnaryOperator<Object> copy) {
+        RUNS.put(run, new Run(new ArrayList<>(), copy));
     }
 
     static void record(String run, long batchId, Object row) {
-        List<Emitted> rows = RUNS.get(run);
-        if (rows != null) {
+        Run r = RUNS.get(run);
+        if (r != null) {
             TaskContext task = TaskContext.get();
-            synchronized (rows) {
-                rows.add(new Emitted(batchId, task == null ? 0 : task.partitionId(), rows.size(), row));
+            synchronized (r) {
+                r.rows.add(new Emitted(batchId, task == null ? 0 : task.partitionId(), r.rows.size(), r.copy.apply(row)));
             }
         }
     }
@@ -37,9 +45,12 @@ final class OutputRecorder {
     /** The rows emitted in {@code batchId}, partition by partition, in emission order. */
     @SuppressWarnings("unchecked")
     static <T> List<T> emittedIn(String run, long batchId) {
-        List<Emitted> rows = RUNS.getOrDefault(run, List.of());
-        synchronized (rows) {
-            return rows.stream().filter(e -> e.batchId() == batchId)
+        Run r = RUNS.get(run);
+        if (r == null) {
+            return List.of();
+        }
+        synchronized (r) {
+            return r.rows.stream().filter(e -> e.batchId() == batchId)
                     .sorted(Comparator.comparingInt(Emitted::partition).thenComparingLong(Emitted::sequence))
                     .map(e -> (T) e.row())
                     .toList();
