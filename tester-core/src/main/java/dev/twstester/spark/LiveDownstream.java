@@ -49,6 +49,11 @@ final class LiveDownstream<K2, M, O> {
         this.eventTimeIndex = inputCodec.fieldIndex(eventTimeColumn);
     }
 
+    /** Whether the downstream runs in ProcessingTime mode (it then asks for a batch at every trigger). */
+    boolean processingTime() {
+        return query.timeMode().equals(TimeMode.ProcessingTime());
+    }
+
     /** {@code groupByKey(...).transformWithState(...)} on the upstream's output, with a new processor. */
     Dataset<O> apply(Dataset<M> upstream) {
         RecordingProcessor<K2, M, O, Object> processor = new RecordingProcessor<>(query.newProcessor(), timerRun);

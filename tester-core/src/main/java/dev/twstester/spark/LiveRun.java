@@ -87,7 +87,9 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         this.timeout = timeout;
         this.checkpoint = checkpoint.toString();
         this.runId = runId;
-        this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime());
+        // an operator in ProcessingTime mode asks for a batch at every trigger, so the query spins with a zero interval
+        this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime())
+                || (downstream != null && downstream.processingTime());
         this.intervalMs = Triggers.effectiveIntervalMs(query.triggerIntervalMs(), processingTime);
         this.inputCodec = RowCodec.of(query.inputEncoder());
         this.outputCodec = RowCodec.of(query.outputEncoder());

@@ -168,6 +168,27 @@ class ChainSimulatorTest {
     }
 
     @Test
+    void with_a_zero_interval_and_a_processing_time_downstream_each_clock_move_runs_one_trigger() {
+        TwsChain<String, Event, OutEvent, String, OutEvent> chain = TwsChain.of(ChainProcessors.relay(),
+                ChainProcessors.tally(TimeMode.ProcessingTime()));
+        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(chain);
+
+        // the watermark moves to 15000, but Spark's zero-interval loop would spin on the downstream's
+        // requests; as for one ProcessingTime operator, batches run one per clock move
+        ChainResult<String, Event, OutEvent, String, OutEvent> data = sim.runBatchAt(ms(1000),
+                List.of(new Event("a1", 20000, "timer+1")));
+        assertThat(data.size()).isEqualTo(1);
+        assertThat(sim.nextTriggerTime()).isEqualTo(ms(1001));
+
+        ChainResult<String, Event, OutEvent, String, OutEvent> tick = sim.setProcessingTime(ms(2000));
+
+        assertThat(tick.size()).isEqualTo(1);
+        assertThat(tick.upstream().lastBatch().evictionWatermark()).isEqualTo(ms(15000));
+        assertThat(tick.downstream().lastBatch().firedTimers()).containsExactly(new FiredTimer<>("a", ms(2000)));
+        assertThat(sim.upstreamState().timers("a1")).containsExactly(ms(21000));
+    }
+
+    @Test
     void advancing_the_watermark_moves_both_operators_and_runs_one_no_data_batch() {
         ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
         sim.runBatch(new Event("a1", 1000, "timer+2"));

@@ -149,6 +149,31 @@ class LiveChainTest {
     }
 
     @Test
+    void a_processing_time_downstream_with_the_default_trigger_runs_one_batch_per_clock_move() {
+        TwsChain<String, Event, OutEvent, String, OutEvent> chain = TwsChain.of(ChainProcessors.relay(),
+                ChainProcessors.tally(TimeMode.ProcessingTime()));
+        Scenario<Event> scenario = Scenario.<Event>builder()
+                .batchAt(ms(1000), List.of(new Event("a1", 20000, "timer+1")))
+                .tick(ms(2000))
+                .batchAt(ms(3000), List.of(new Event("a1", 30000, "x")))
+                .tick(ms(4500))
+                .build();
+
+        ChainResult<String, Event, OutEvent, String, OutEvent> live = LiveChainRunner.of(chain).run(scenario);
+        ChainResult<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(chain).run(scenario);
+        assertSame(sim, live);
+
+        assertThat(live.upstream().batches()).extracting(b -> b.batchTimestamp().toEpochMilli())
+                .containsExactly(1000L, 2000L, 3000L, 4500L);
+        assertThat(live.upstream().batches()).extracting(b -> b.evictionWatermark().toEpochMilli())
+                .containsExactly(0L, 15000L, 15000L, 25000L);
+        // the upstream's event-time timer a1@21000 fires in the batch of the clock move at 4500
+        assertThat(live.upstream().batches().get(3).firedTimers()).containsExactly(new FiredTimer<>("a1", ms(21000)));
+        assertThat(live.downstream().firedTimers()).containsExactly(new FiredTimer<>("a", ms(2000)),
+                new FiredTimer<>("a", ms(4000)));
+    }
+
+    @Test
     void a_restart_skips_the_pending_no_data_batch_of_both_operators() {
         TwsChain<String, Event, OutEvent, String, OutEvent> chain = ChainProcessors.chain();
         Scenario<Event> scenario = Scenario.<Event>builder()
