@@ -44,7 +44,8 @@ final class Engine<K, I, O> {
     private final Set<Fault> faults;
     private final EventTimeColumn<O> outputEventTime;
     final StateStore store;
-    private final EventTimeColumn<I> eventTime;
+    /** The late filter's event-time column: the input's {@code withWatermark} column, or a chain's (see {@link #lateFilterOn}). */
+    private EventTimeColumn<I> eventTime;
     private final long delayMs;
     private ProcessorCopies<StatefulProcessor<K, I, O>> processors;
     private final UUID queryId = SimHandle.randomId();
@@ -132,6 +133,15 @@ final class Engine<K, I, O> {
         return nextBatchId;
     }
 
+    /**
+     * The downstream operator of a chain filters late rows on {@code column} of its input: the
+     * upstream's {@code eventTimeColumnName}, which carries the watermark metadata (spec 2.3).
+     * Its watermarks are the upstream's, set with {@link #forceWatermark} after every batch.
+     */
+    void lateFilterOn(String column) {
+        eventTime = new EventTimeColumn<>(query.inputEncoder(), column, "outputEventTimeColumn");
+    }
+
     /** FULL: serialized copies of the driver's instance, as tasks get them; FAST uses the supplier. */
     private ProcessorCopies<StatefulProcessor<K, I, O>> copies(StatefulProcessor<K, I, O> driver) {
         return fidelity == Fidelity.FULL ? new ProcessorCopies<>(driver, query::newProcessor) : null;
@@ -160,6 +170,17 @@ final class Engine<K, I, O> {
      * {@code keyObject} that key as an object (handed to the processor when a copy is indistinguishable).
      */
     BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey, K keyObject) {
+        Uncommitted ran = runUncommitted(rows, hadInput, knownKey, keyObject);
+        ran.commit();
+        return ran.result;
+    }
+
+    /**
+     * Runs the next micro-batch and keeps its state changes pending: {@link Uncommitted#commit()}
+     * or {@link Uncommitted#rollback()} must follow before anything else runs (a chain commits its
+     * operators together). On failure nothing of it is kept and the exception propagates.
+     */
+    Uncommitted runUncommitted(List<I> rows, boolean hadInput, Bytes knownKey, K keyObject) {
         long ts = processingTimeMs;
         long lateWm = lastBatchWatermarkMs;
         long evictWm = watermarkMs;
@@ -170,16 +191,12 @@ final class Engine<K, I, O> {
             if (retryCheck) {
                 attempt = retry(rows, knownKey, keyObject, attempt);
             }
-            scope.journal.commit();
-            finish(attempt.input.maxEventTimeMs, evictWm);
             Batch batch = attempt.batch;
-            if (callLog != null) {
-                callLog.add(batch.calls);
-            }
             List<I> received = fidelity == Fidelity.FAST ? Collections.unmodifiableList(rows) : rows;
-            return new BatchResult<>(batch.id, hadInput, received, attempt.input.dropped, Instant.ofEpochMilli(lateWm),
-                    Instant.ofEpochMilli(evictWm), Instant.ofEpochMilli(ts), batch.outputs, batch.fired,
-                    batch.metrics(), ContiguousPartitions.ofCounts(batch.outputsPerTask));
+            return new Uncommitted(attempt, evictWm, new BatchResult<>(batch.id, hadInput, received,
+                    attempt.input.dropped, Instant.ofEpochMilli(lateWm), Instant.ofEpochMilli(evictWm),
+                    Instant.ofEpochMilli(ts), batch.outputs, batch.fired, batch.metrics(),
+                    ContiguousPartitions.ofCounts(batch.outputsPerTask)));
         } catch (RuntimeException e) {
             scope.journal.rollback();
             throw e;
@@ -187,6 +204,33 @@ final class Engine<K, I, O> {
             scope.key = null;
             scope.metrics = Metrics.DISCARD;
             scope.batchTimestampMs = processingTimeMs;
+        }
+    }
+
+    /** A batch that ran and whose state changes are pending. */
+    final class Uncommitted {
+        private final Attempt attempt;
+        private final long evictWm;
+        final BatchResult<K, I, O> result;
+
+        private Uncommitted(Attempt attempt, long evictWm, BatchResult<K, I, O> result) {
+            this.attempt = attempt;
+            this.evictWm = evictWm;
+            this.result = result;
+        }
+
+        /** Keeps the batch: its state, the next batch's watermarks and id (spec 2.1). */
+        void commit() {
+            store.scope().journal.commit();
+            finish(attempt.input.maxEventTimeMs, evictWm);
+            if (callLog != null) {
+                callLog.add(attempt.batch.calls);
+            }
+        }
+
+        /** Drops the batch, as a batch that failed later in the same micro-batch. */
+        void rollback() {
+            store.scope().journal.rollback();
         }
     }
 

@@ -10,13 +10,13 @@ import dev.twstester.BatchResult;
 import dev.twstester.internal.Triggers;
 
 /**
- * Spark's micro-batch loop around the operator: the source's waiting rows, the trigger, start and
- * stop. The one place that decides which batch runs when ({@code MicroBatchExecution} with
+ * Spark's micro-batch loop around the stateful operators (one, or a chain's two): the source's
+ * waiting rows, the trigger, start and stop. The one place that decides which batch runs when ({@code MicroBatchExecution} with
  * {@code ProcessingTimeExecutor} and a manual clock):
  * <ul>
  *   <li>A trigger runs at most one batch: a data batch with every row waiting in the source, else
- *   the no-data batch the last batch asked for ({@link Engine#wantsNoDataBatch()}), else nothing.
- *   A data batch that finds a no-data batch pending takes its place (late rows filtered with the
+ *   the no-data batch the last batch asked for ({@link Engine#wantsNoDataBatch()} of any
+ *   operator), else nothing. A data batch that finds a no-data batch pending takes its place (late rows filtered with the
  *   last batch's watermark, timers and eviction with the new one).</li>
  *   <li>With an interval, triggers run at start and then when the clock reaches the next multiple
  *   of the interval after the last trigger; a clock move past several of them runs one trigger, at
@@ -24,7 +24,8 @@ import dev.twstester.internal.Triggers;
  *   <li>With a zero interval, triggers run back to back until one runs nothing: rows are picked up
  *   as soon as they arrive, a no-data batch follows at once. In ProcessingTime mode, where every
  *   trigger after the first batch runs a batch, Spark would loop without end; the loop runs one
- *   trigger per clock move instead, as a 1 ms interval would.</li>
+ *   trigger per clock move instead, as a 1 ms interval would (also when only one operator of a
+ *   chain is in ProcessingTime mode).</li>
  *   <li>A start runs one trigger at once; no no-data batch follows a start (the run has no
  *   previous batch), so a stop skips a pending no-data batch. A stopped query runs nothing: rows
  *   wait, the clock moves freely.</li>
@@ -33,8 +34,55 @@ import dev.twstester.internal.Triggers;
  *   stopped between runs, and the short forms ({@code runBatch} and the like) start one run each.</li>
  * </ul>
  */
-final class MicroBatchLoop<K, I, O> {
-    private final Engine<K, I, O> engine;
+final class MicroBatchLoop<I, R> {
+    /**
+     * The stateful operators of a query and how one micro-batch runs them: one {@link Engine}, or
+     * the operators of a chain (upstream first) run as Spark runs them in one micro-batch.
+     *
+     * @param <I> the rows the source holds
+     * @param <R> what one micro-batch returns
+     */
+    interface Operators<I, R> {
+        /**
+         * Every operator, upstream first. The clock is theirs; a no-data batch runs when any of
+         * them asks for one, as {@code IncrementalExecution.shouldRunAnotherBatch} asks every
+         * stateful operator of the plan.
+         */
+        List<Engine<?, ?, ?>> engines();
+
+        /** Runs one micro-batch through every operator; on failure none of it is kept. */
+        R runBatch(List<I> rows, boolean hadInput, Bytes knownKey, Object keyObject);
+
+        /** The query's trigger interval ({@code TwsQuery#triggerIntervalMs()}). */
+        long triggerIntervalMs();
+    }
+
+    /** One operator: the engine itself. */
+    static <K, I, O> Operators<I, BatchResult<K, I, O>> single(Engine<K, I, O> engine) {
+        return new Operators<>() {
+            @Override
+            public List<Engine<?, ?, ?>> engines() {
+                return List.of(engine);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey, Object keyObject) {
+                return engine.runBatch(rows, hadInput, knownKey, (K) keyObject);
+            }
+
+            @Override
+            public long triggerIntervalMs() {
+                return engine.query.triggerIntervalMs();
+            }
+        };
+    }
+
+    private final Operators<I, R> operators;
+    /** Every operator, upstream first. */
+    private final List<Engine<?, ?, ?>> engines;
+    /** The first operator's engine: its clock is every operator's. */
+    private final Engine<?, ?, ?> engine;
     /** The trigger interval; 1 for ProcessingTime mode with a zero interval (see the class comment). */
     private final long intervalMs;
     /** A zero interval outside ProcessingTime mode: triggers run back to back until idle. */
@@ -50,38 +98,41 @@ final class MicroBatchLoop<K, I, O> {
     /** {@code Trigger.AvailableNow()}: every start is a run that ends when it has nothing left to do. */
     private final boolean availableNow;
 
-    MicroBatchLoop(Engine<K, I, O> engine) {
-        this.engine = engine;
-        long interval = engine.query.triggerIntervalMs();
-        boolean processingTime = engine.query.timeMode().equals(TimeMode.ProcessingTime());
+    MicroBatchLoop(Operators<I, R> operators) {
+        this.operators = operators;
+        this.engines = List.copyOf(operators.engines());
+        this.engine = engines.get(0);
+        long interval = operators.triggerIntervalMs();
+        boolean processingTime = engines.stream()
+                .anyMatch(e -> e.query.timeMode().equals(TimeMode.ProcessingTime()));
+        this.intervalMs = Triggers.effectiveIntervalMs(interval, processingTime);
+        this.backToBack = this.intervalMs == 0;
+        this.triggerNow = interval == 0 && processingTime;
         this.availableNow = Triggers.isAvailableNow(engine.query.trigger());
         if (availableNow && processingTime) {
             throw new IllegalArgumentException("Trigger.AvailableNow() with TimeMode.ProcessingTime() never ends in "
                     + "Spark 4.2.0: in ProcessingTime mode every batch asks for another one, so the run never runs "
                     + "out of batches; use Trigger.ProcessingTime(...) or another time mode");
         }
-        // the construction's run found no rows: an AvailableNow run ends there
+        // the construction's run found no rows: the start's own trigger had nothing to do, and an
+        // AvailableNow run ends there
         this.running = !availableNow;
-        this.intervalMs = Triggers.effectiveIntervalMs(interval, processingTime);
-        this.backToBack = this.intervalMs == 0;
-        this.triggerNow = interval == 0 && processingTime;
-        // the start's own trigger found nothing to do
         this.nextTriggerMs = nextTriggerAfter(engine.processingTimeMs());
     }
 
     /** Rows reach the source; a running query with a zero interval reads them at once. */
-    List<BatchResult<K, I, O>> addData(List<I> rows) {
+    List<R> addData(List<I> rows) {
         arrive(new ArrayList<>(rows));
         return running && backToBack ? untilIdle(new ArrayList<>(2)) : List.of();
     }
 
     /** The clock moves to {@code toMs}; a trigger runs there if one has come due. */
-    List<BatchResult<K, I, O>> moveClock(long toMs) {
-        engine.setClock(toMs);
+    List<R> moveClock(long toMs) {
+        setClock(toMs);
         if (!running || backToBack || toMs < nextTriggerMs) {
             return List.of();
         }
-        List<BatchResult<K, I, O>> ran = new ArrayList<>(1);
+        List<R> ran = new ArrayList<>(1);
         trigger(ran, null, null);
         return ran;
     }
@@ -93,7 +144,7 @@ final class MicroBatchLoop<K, I, O> {
      * reads rows at the current time. {@code knownKey} (with {@code keyObject}) is the one key of
      * every row, when known; the source must then hold no other rows.
      */
-    List<BatchResult<K, I, O>> runNextTrigger(List<I> rows, Bytes knownKey, K keyObject) {
+    List<R> runNextTrigger(List<I> rows, Bytes knownKey, Object keyObject) {
         if (!availableNow) {
             requireRunning("run a batch");
         }
@@ -106,9 +157,9 @@ final class MicroBatchLoop<K, I, O> {
         if (availableNow) {
             return availableNowRun(knownKey, keyObject);
         }
-        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+        List<R> ran = new ArrayList<>(2);
         if (!backToBack && !triggerNow) {
-            engine.setClock(Math.max(engine.processingTimeMs(), nextTriggerMs));
+            setClock(Math.max(engine.processingTimeMs(), nextTriggerMs));
         }
         trigger(ran, knownKey, keyObject);
         if (backToBack) {
@@ -121,7 +172,7 @@ final class MicroBatchLoop<K, I, O> {
      * The trigger at {@code atMs} finds {@code rows} waiting: the short form behind {@code runBatchAt}.
      * With a zero interval the clock moves there without a trigger of its own.
      */
-    List<BatchResult<K, I, O>> runTriggerAt(long atMs, List<I> rows) {
+    List<R> runTriggerAt(long atMs, List<I> rows) {
         if (!availableNow) {
             requireRunning("run a batch");
         }
@@ -130,7 +181,7 @@ final class MicroBatchLoop<K, I, O> {
                     + "interval of " + intervalMs + " ms the next one runs at " + Instant.ofEpochMilli(nextTriggerMs)
                     + "; use addData(rows) and move the clock, or runBatch(rows) for the next trigger");
         }
-        engine.setClock(atMs);
+        setClock(atMs);
         return runNextTrigger(rows, null, null);
     }
 
@@ -139,18 +190,18 @@ final class MicroBatchLoop<K, I, O> {
      * they run at once, one data batch each, and the no-data batch (if due) after the last; with an
      * interval, each runs at the next trigger time.
      */
-    List<BatchResult<K, I, O>> runBackToBack(List<List<I>> batches) {
+    List<R> runBackToBack(List<List<I>> batches) {
         if (!availableNow) {
             requireRunning("run a batch");
         }
         if (!backToBack || availableNow) {
-            List<BatchResult<K, I, O>> ran = new ArrayList<>();
+            List<R> ran = new ArrayList<>();
             for (List<I> rows : batches) {
                 ran.addAll(runNextTrigger(rows, null, null));
             }
             return ran;
         }
-        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        List<R> ran = new ArrayList<>();
         for (List<I> rows : batches) {
             arrive(rows);
             trigger(ran, null, null);
@@ -162,7 +213,7 @@ final class MicroBatchLoop<K, I, O> {
     }
 
     /** After the watermark was forced forward: with a zero interval its no-data batch runs at once. */
-    List<BatchResult<K, I, O>> watermarkForced() {
+    List<R> watermarkForced() {
         return running && backToBack ? untilIdle(new ArrayList<>(2)) : List.of();
     }
 
@@ -176,16 +227,16 @@ final class MicroBatchLoop<K, I, O> {
     }
 
     /** Starts a new run from the checkpoint (driver pass included) and runs its first trigger now. */
-    List<BatchResult<K, I, O>> start() {
+    List<R> start() {
         if (running) {
             throw new IllegalStateException("the query is already running; stop() it first, or use restart()");
         }
         if (availableNow) {
             return availableNowRun(null, null);
         }
-        engine.restart();
+        engines.forEach(Engine::restart);
         running = true;
-        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+        List<R> ran = new ArrayList<>(2);
         trigger(ran, null, null);
         if (backToBack) {
             untilIdle(ran);
@@ -194,9 +245,9 @@ final class MicroBatchLoop<K, I, O> {
     }
 
     /** An AvailableNow run: a new query run reads the waiting rows, runs what follows, and ends. */
-    private List<BatchResult<K, I, O>> availableNowRun(Bytes knownKey, K keyObject) {
-        engine.restart();
-        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
+    private List<R> availableNowRun(Bytes knownKey, Object keyObject) {
+        engines.forEach(Engine::restart);
+        List<R> ran = new ArrayList<>(2);
         if (trigger(ran, knownKey, keyObject)) {
             untilIdle(ran);
         }
@@ -231,7 +282,7 @@ final class MicroBatchLoop<K, I, O> {
     }
 
     /** Triggers at the current time until one runs nothing; the batches are appended to {@code ran}, which is returned. */
-    private List<BatchResult<K, I, O>> untilIdle(List<BatchResult<K, I, O>> ran) {
+    private List<R> untilIdle(List<R> ran) {
         while (trigger(ran, null, null)) {
             // each trigger runs at most one batch; a no-data batch never asks for another
         }
@@ -243,20 +294,37 @@ final class MicroBatchLoop<K, I, O> {
      * out of the source first: if it fails, its rows are gone with it (Spark would stop the query and
      * read them again after a restart), and the state is as before the batch.
      */
-    private boolean trigger(List<BatchResult<K, I, O>> ran, Bytes knownKey, K keyObject) {
+    private boolean trigger(List<R> ran, Bytes knownKey, Object keyObject) {
         nextTriggerMs = nextTriggerAfter(engine.processingTimeMs());
         if (dataWaiting) {
             List<I> rows = waiting;
             waiting = List.of();
             dataWaiting = false;
-            ran.add(engine.runBatch(rows, true, knownKey, keyObject));
+            ran.add(operators.runBatch(rows, true, knownKey, keyObject));
             return true;
         }
-        if (engine.wantsNoDataBatch()) {
-            ran.add(engine.runBatch(List.of(), false));
+        if (anyWantsNoDataBatch()) {
+            ran.add(operators.runBatch(List.of(), false, null, null));
             return true;
         }
         return false;
+    }
+
+    /** Spark's {@code shouldRunAnotherBatch}: any stateful operator of the plan asks for one. */
+    private boolean anyWantsNoDataBatch() {
+        for (Engine<?, ?, ?> e : engines) {
+            if (e.wantsNoDataBatch()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every operator's clock moves together. */
+    private void setClock(long ms) {
+        for (Engine<?, ?, ?> e : engines) {
+            e.setClock(ms);
+        }
     }
 
     private long nextTriggerAfter(long nowMs) {

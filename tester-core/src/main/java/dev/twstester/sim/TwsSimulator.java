@@ -72,7 +72,7 @@ import dev.twstester.internal.RowCodec;
  */
 public final class TwsSimulator<K, I, O> {
     final Engine<K, I, O> engine;
-    private final MicroBatchLoop<K, I, O> loop;
+    private final MicroBatchLoop<I, BatchResult<K, I, O>> loop;
     private final List<BatchResult<K, I, O>> history = new ArrayList<>();
 
     /** A simulator for {@code query} at {@link Fidelity#FULL}, with processing time and watermark at the epoch. */
@@ -90,7 +90,7 @@ public final class TwsSimulator<K, I, O> {
 
     private TwsSimulator(Builder<K, I, O> b) {
         this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode, b.faults);
-        this.loop = new MicroBatchLoop<>(engine);
+        this.loop = new MicroBatchLoop<>(MicroBatchLoop.single(engine));
         this.keepHistory = b.keepHistory;
     }
 

@@ -70,15 +70,30 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final Map<Long, StreamingQueryProgress> progress = new TreeMap<>();
     private StreamingQuery streamingQuery;
     private long lastBatchWatermarkMs;
+    /** The second operator of a chain, fed with this query's output; null for one operator. */
+    private final LiveDownstream<?, O, ?> downstream;
 
     /** {@code spark} is this run's own session, with the query's shuffle partitions set ({@link LiveSpark#forRun}). */
     LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint, String runId) {
+        this(query, null, spark, timeout, checkpoint, runId);
+    }
+
+    /**
+     * With {@code downstream} (not null), the query is a chain: this query's output goes to the
+     * downstream operator, whose output goes to the sink; this query's outputs are recorded as they
+     * are emitted ({@link OutputRecorder}, under {@code runId}).
+     */
+    LiveRun(TwsQuery<K, I, O> query, LiveDownstream<?, O, ?> downstream, SparkSession spark, Duration timeout,
+            Path checkpoint, String runId) {
+        this.downstream = downstream;
         this.query = query;
         this.spark = spark;
         this.timeout = timeout;
         this.checkpoint = checkpoint.toString();
         this.runId = runId;
-        this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime());
+        // an operator in ProcessingTime mode asks for a batch at every trigger, so the query spins with a zero interval
+        this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime())
+                || (downstream != null && downstream.processingTime());
         this.intervalMs = Triggers.effectiveIntervalMs(query.triggerIntervalMs(), processingTime);
         this.availableNow = Triggers.isAvailableNow(query.trigger());
         this.inputCodec = RowCodec.of(query.inputEncoder());
@@ -99,7 +114,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
      * trigger (a data batch if rows wait, else nothing) is done.
      */
     private void start() throws Exception {
-        Dataset<O> out = transformWithState();
+        Dataset<?> out = downstream == null ? transformWithState() : downstream.apply(transformWithState());
         Trigger trigger = availableNow ? query.trigger() : Trigger.ProcessingTime(intervalMs);
         streamingQuery = SparkStreaming.start(spark, out, sink, trigger, clock, checkpoint);
         if (availableNow) {
@@ -139,7 +154,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         if (query.initialState().isPresent()) {
             return withInitialState(grouped, processor, query.initialState().get());
         }
-        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, runId);
+        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, runId, outputRun());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
                     query.outputEncoder());
@@ -157,13 +172,18 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 .createDataset(rows, Encoders.tuple(query.keyEncoder(), init.encoder()))
                 .groupByKey((MapFunction<Tuple2<K, S>, K>) Tuple2::_1, query.keyEncoder())
                 .mapValues((MapFunction<Tuple2<K, S>, S>) Tuple2::_2, init.encoder());
-        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, runId);
+        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, runId, outputRun());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
                     initial, query.outputEncoder(), init.encoder());
         }
         return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), initial,
                 query.outputEncoder(), init.encoder());
+    }
+
+    /** Where this query's emitted rows are recorded: in a chain only. */
+    private String outputRun() {
+        return downstream == null ? null : runId;
     }
 
     void step(Scenario.Step<I> step) {
@@ -330,29 +350,34 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         long lateMs = lastBatchWatermarkMs;
         lastBatchWatermarkMs = evictionMs;
         List<I> dropped = dropped(input, lateMs, droppedCount(p), id);
+        List<O> outputs = downstream == null ? outputs(id) : EmittedRows.emittedIn(runId, id);
+        if (downstream != null) {
+            downstream.batch(p, rows != null, outputs, lateMs, evictionMs, times[0], sink);
+        }
         List<FiredTimer<K>> fired = new ArrayList<>();
         for (TimerRecorder.Fired f : TimerRecorder.firedIn(runId, id)) {
             @SuppressWarnings("unchecked")
             K key = (K) f.key();
             fired.add(new FiredTimer<>(key, Instant.ofEpochMilli(f.expiryMs())));
         }
-        List<O> outputs = outputs(id);
         return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),
                 Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs, fired, metrics(p),
-                outputPartitions(id, outputs.size()));
+                downstream == null ? outputPartitions(id, outputs.size()) : List.of());
+    }
+
+    /** This query's operator's metrics (in a chain, the upstream's entry of the progress). */
+    private Map<String, Long> metrics(StreamingQueryProgress p) {
+        int index = downstream == null ? 0 : LiveDownstream.UPSTREAM_PROGRESS_INDEX;
+        return p.stateOperators().length <= index ? new HashMap<>() : metrics(p.stateOperators()[index]);
     }
 
     /**
-     * The {@link BatchResult#METRIC_NAMES} of the transformWithState operator's progress (the
-     * query's only stateful operator): its custom metrics, plus the state row counts and late rows
-     * of {@link StateOperatorProgress} under the names of the operator's SQL metrics.
+     * The {@link BatchResult#METRIC_NAMES} of a transformWithState operator's progress: its custom
+     * metrics, plus the state row counts and late rows of {@link StateOperatorProgress} under the
+     * names of the operator's SQL metrics.
      */
-    private static Map<String, Long> metrics(StreamingQueryProgress p) {
+    static Map<String, Long> metrics(StateOperatorProgress op) {
         Map<String, Long> metrics = new HashMap<>();
-        if (p.stateOperators().length == 0) {
-            return metrics;
-        }
-        StateOperatorProgress op = p.stateOperators()[0];
         for (String name : BatchResult.METRIC_NAMES) {
             Long custom = op.customMetrics().get(name);
             if (custom != null) {
@@ -393,7 +418,11 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         return ContiguousPartitions.ofCounts(counts);
     }
 
-    private static long droppedCount(StreamingQueryProgress p) {
+    /** Late rows this query's operator dropped (in a chain, the upstream's; the downstream checks its own). */
+    private long droppedCount(StreamingQueryProgress p) {
+        if (downstream != null) {
+            return p.stateOperators()[LiveDownstream.UPSTREAM_PROGRESS_INDEX].numRowsDroppedByWatermark();
+        }
         long n = 0;
         for (var op : p.stateOperators()) {
             n += op.numRowsDroppedByWatermark();

@@ -55,6 +55,8 @@ import dev.twstester.TwsQuery;
  * The shared session's {@link LiveSpark#FAST_SETTINGS} and a memory-backed checkpoint folder make
  * each run quicker without changing its result.
  *
+ * <p>Two chained operators ({@link dev.twstester.TwsChain}) run with {@link LiveChainRunner}.
+ *
  * @param <K> grouping key type
  * @param <I> input row type
  * @param <O> output row type
@@ -231,7 +233,7 @@ public final class LiveRunner<K, I, O> {
         };
     }
 
-    private static Path tempDir(Path root) {
+    static Path tempDir(Path root) {
         try {
             return Files.createTempDirectory(root, "twstester-checkpoint-");
         } catch (IOException e) {

@@ -15,6 +15,7 @@ import org.apache.spark.sql.streaming.TimerValues;
  * each {@code handleExpiredTimer} call to the {@link TimerRecorder}, so a live run knows which
  * timers fired, not only how many, and each row Spark pulls from the returned iterators to the
  * {@link OutputRecorder} under the task's partition (when it pulls it: the iterators stay lazy).
+ * The upstream operator of a chain also reports each row it emits to {@link EmittedRows}.
  * It takes initial state so it can wrap either kind of processor; Spark only calls
  * {@code handleInitialState} when the query has initial state.
  */
@@ -23,10 +24,29 @@ final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialS
     private final String run;
     /** This task's output row count; null on the driver. */
     private transient AtomicInteger emitted;
+    /** The run id emitted rows are reported under; null when they are not recorded. */
+    private final String outputRun;
 
     RecordingProcessor(StatefulProcessor<K, I, O> delegate, String run) {
+        this(delegate, run, null);
+    }
+
+    RecordingProcessor(StatefulProcessor<K, I, O> delegate, String run, String outputRun) {
         this.delegate = delegate;
         this.run = run;
+        this.outputRun = outputRun;
+    }
+
+    /** The processor's own iterator, reporting each row as Spark takes it when outputs are recorded. */
+    private scala.collection.Iterator<O> recorded(scala.collection.Iterator<O> rows) {
+        if (outputRun == null || rows == null) {
+            return rows;
+        }
+        long batchId = getHandle().getQueryInfo().getBatchId();
+        return rows.map(row -> {
+            EmittedRows.record(outputRun, batchId, row);
+            return row;
+        });
     }
 
     @Override
@@ -45,13 +65,13 @@ final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialS
 
     @Override
     public scala.collection.Iterator<O> handleInputRows(K key, scala.collection.Iterator<I> rows, TimerValues timerValues) {
-        return counted(delegate.handleInputRows(key, rows, timerValues));
+        return counted(recorded(delegate.handleInputRows(key, rows, timerValues)));
     }
 
     @Override
     public scala.collection.Iterator<O> handleExpiredTimer(K key, TimerValues timerValues, ExpiredTimerInfo info) {
         TimerRecorder.record(run, getHandle().getQueryInfo().getBatchId(), key, info.getExpiryTimeInMs());
-        return counted(delegate.handleExpiredTimer(key, timerValues, info));
+        return counted(recorded(delegate.handleExpiredTimer(key, timerValues, info)));
     }
 
     /** {@code out}, counting each row as it is pulled; null stays null (Spark reports it). */

@@ -1,0 +1,131 @@
+package dev.twstester.sim;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.streaming.ExpiredTimerInfo;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.StatefulProcessor;
+import org.apache.spark.sql.streaming.TTLConfig;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.TimerValues;
+import org.apache.spark.sql.streaming.ValueState;
+
+import dev.twstester.TwsChain;
+import dev.twstester.TwsQuery;
+
+import scala.jdk.javaapi.CollectionConverters;
+
+/** The processors of the chain tests (simulator and live). */
+public final class ChainProcessors {
+    private ChainProcessors() {}
+
+    /**
+     * Upstream, keyed by user: counts rows per user in value state {@code n} and passes each row on
+     * at its event time, or at N for command "emit:N"; "timer+N" also registers an event-time timer N
+     * seconds after the row, whose output ("timer") is at its expiry.
+     */
+    public static class Relay extends StatefulProcessor<String, Event, OutEvent> {
+        private transient ValueState<Long> n;
+
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            n = getHandle().getValueState("n", Encoders.LONG(), TTLConfig.NONE());
+        }
+
+        @Override
+        public scala.collection.Iterator<OutEvent> handleInputRows(String key, scala.collection.Iterator<Event> rows,
+                TimerValues timerValues) {
+            List<OutEvent> out = new ArrayList<>();
+            while (rows.hasNext()) {
+                Event e = rows.next();
+                n.update(n.exists() ? n.get() + 1 : 1L);
+                String cmd = e.getCmd();
+                if (cmd.startsWith("timer+")) {
+                    getHandle().registerTimer(e.getTs().getTime() + 1000L * Long.parseLong(cmd.substring(6)));
+                }
+                long at = cmd.startsWith("emit:") ? Long.parseLong(cmd.substring(5)) : e.getTs().getTime();
+                out.add(new OutEvent(key, at, cmd));
+            }
+            return CollectionConverters.asScala(out.iterator());
+        }
+
+        @Override
+        public scala.collection.Iterator<OutEvent> handleExpiredTimer(String key, TimerValues timerValues,
+                ExpiredTimerInfo info) {
+            return CollectionConverters.asScala(List.of(new OutEvent(key, info.getExpiryTimeInMs(), "timer")).iterator());
+        }
+    }
+
+    /**
+     * Downstream, keyed by team (the user's first letter): counts the rows it receives in value state
+     * {@code count} and registers a timer per row, 10 s after the row's event time (EventTime mode)
+     * or 1 s after the batch's processing time (ProcessingTime mode); the timer emits
+     * "count=N from USER" at its expiry. A row "boom" throws.
+     */
+    public static class Tally extends StatefulProcessor<String, OutEvent, OutEvent> {
+        private transient ValueState<Long> count;
+        private transient ValueState<String> last;
+        private boolean processingTime;
+
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            count = getHandle().getValueState("count", Encoders.LONG(), TTLConfig.NONE());
+            last = getHandle().getValueState("last", Encoders.STRING(), TTLConfig.NONE());
+            processingTime = timeMode.equals(TimeMode.ProcessingTime());
+        }
+
+        @Override
+        public scala.collection.Iterator<OutEvent> handleInputRows(String team, scala.collection.Iterator<OutEvent> rows,
+                TimerValues timerValues) {
+            while (rows.hasNext()) {
+                OutEvent e = rows.next();
+                if (e.getWhat().equals("boom")) {
+                    throw new IllegalStateException("boom from " + e.getKey());
+                }
+                count.update(count.exists() ? count.get() + 1 : 1L);
+                last.update(e.getKey());
+                getHandle().registerTimer(processingTime ? timerValues.getCurrentProcessingTimeInMs() + 1000
+                        : e.getOutTs().getTime() + 10_000);
+            }
+            return CollectionConverters.asScala(List.<OutEvent>of().iterator());
+        }
+
+        @Override
+        public scala.collection.Iterator<OutEvent> handleExpiredTimer(String team, TimerValues timerValues,
+                ExpiredTimerInfo info) {
+            OutEvent out = new OutEvent(team, info.getExpiryTimeInMs(), "count=" + count.get() + " from " + last.get());
+            return CollectionConverters.asScala(List.of(out).iterator());
+        }
+    }
+
+    /** The upstream query: watermark on "ts" with a 5 s delay, the eventTimeColumnName overload on "outTs". */
+    public static TwsQuery<String, Event, OutEvent> relay() {
+        return TwsQuery.<String, Event, OutEvent>builder(Relay::new)
+                .keyBy(Event::getKey, Encoders.STRING())
+                .input(Encoders.bean(Event.class))
+                .output(Encoders.bean(OutEvent.class))
+                .outputMode(OutputMode.Update())
+                .watermark("ts", Duration.ofSeconds(5))
+                .outputEventTimeColumn("outTs")
+                .build();
+    }
+
+    /** The downstream query in {@code timeMode}, keyed by the first letter of the user. */
+    public static TwsQuery<String, OutEvent, OutEvent> tally(TimeMode timeMode) {
+        return TwsQuery.<String, OutEvent, OutEvent>builder(Tally::new)
+                .keyBy(e -> e.getKey().substring(0, 1), Encoders.STRING())
+                .input(Encoders.bean(OutEvent.class))
+                .output(Encoders.bean(OutEvent.class))
+                .outputMode(OutputMode.Update())
+                .timeMode(timeMode)
+                .build();
+    }
+
+    /** Relay, then Tally in EventTime mode. */
+    public static TwsChain<String, Event, OutEvent, String, OutEvent> chain() {
+        return TwsChain.of(relay(), tally(TimeMode.EventTime()));
+    }
+}
