@@ -137,4 +137,9 @@ public final class TwsChain<K, I, M, K2, O> {
     public TwsChain<K, I, M, K2, O> withShufflePartitions(int partitions) {
         return of(upstream.withShufflePartitions(partitions), downstream);
     }
+
+    /** The same chain with another trigger (the query's one trigger, see {@code TwsQuery.Builder#trigger}). */
+    public TwsChain<K, I, M, K2, O> withTrigger(org.apache.spark.sql.streaming.Trigger trigger) {
+        return of(upstream.withTrigger(trigger), downstream.withTrigger(trigger));
+    }
 }

@@ -199,24 +199,31 @@ class LiveChainTest {
     }
 
     /**
-     * Generated scenarios (seeded; the seed is in the failure message) on two shuffle partitions:
-     * late rows, timers in both operators, stops and starts. {@code -Dtwstester.chain.seed=N} replays
-     * the scenarios of seed N.
+     * Generated scenarios (seeded; the seed is in the failure message): late rows, timers in both
+     * operators, stops and starts, on 2 or 5 shuffle partitions, with the default trigger or a 1 s
+     * interval (then each batch runs at the next trigger time and no-data batches at the one
+     * after). {@code -Dtwstester.chain.seed=N} replays the scenarios of seed N.
      */
     @Test
-    void generated_chain_scenarios_agree_on_two_partitions() {
-        TwsChain<String, Event, OutEvent, String, OutEvent> chain = ChainProcessors.chain().withShufflePartitions(2);
+    void generated_chain_scenarios_agree_at_several_partitions_and_trigger_intervals() {
         String fixed = System.getProperty("twstester.chain.seed"); // to replay a failure
         long seed = fixed != null ? Long.parseLong(fixed) : new SplittableRandom().nextLong();
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < 3; i++) {
             long scenarioSeed = seed + i;
-            Scenario<Event> scenario = generate(new SplittableRandom(scenarioSeed));
+            SplittableRandom random = new SplittableRandom(scenarioSeed);
+            int partitions = random.nextBoolean() ? 2 : 5;
+            long intervalMs = random.nextBoolean() ? 0 : 1000;
+            TwsChain<String, Event, OutEvent, String, OutEvent> chain = ChainProcessors.chain()
+                    .withShufflePartitions(partitions).withTrigger(Trigger.ProcessingTime(intervalMs));
+            Scenario<Event> scenario = generate(random);
+            String what = "seed " + scenarioSeed + " (" + partitions + " partitions, trigger interval " + intervalMs
+                    + " ms), scenario " + scenario;
             ChainResult<String, Event, OutEvent, String, OutEvent> live = LiveChainRunner.of(chain).run(scenario);
             ChainResult<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(chain).run(scenario);
             try {
                 assertSame(sim, live);
             } catch (AssertionError e) {
-                throw new AssertionError("seed " + scenarioSeed + ", scenario " + scenario + ": " + e.getMessage(), e);
+                throw new AssertionError(what + ": " + e.getMessage(), e);
             }
         }
     }
