@@ -116,7 +116,11 @@ class FastSettingsAgreementTest {
         assertThat(fast).as("fired timers").anyMatch(r -> !r.firedTimers().isEmpty());
         assertThat(fast.stream().mapToInt(r -> r.batches().size()).sum()).as("batches").isGreaterThan(30);
         assertThat(fast.stream().mapToInt(r -> r.outputs().size()).sum()).as("outputs").isGreaterThan(10);
-        assertThat(fast).allMatch(r -> r.batches().stream().anyMatch(b -> b.metric("numUpdatedStateRows") > 0),
-                "every run updated state");
+        java.util.Map<String, Boolean> updatedState = new java.util.TreeMap<>();
+        for (int i = 0; i < cases.size(); i++) {
+            boolean updated = fast.get(i).batches().stream().anyMatch(b -> b.metric("numUpdatedStateRows") > 0);
+            updatedState.merge(cases.get(i).name().replaceAll(" seed .*", ""), updated, Boolean::logicalOr);
+        }
+        assertThat(updatedState).as("each query's runs updated state").doesNotContainValue(false).hasSize(3);
     }
 }
