@@ -134,8 +134,18 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
     }
 
     @Override
-    public void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState) {
-        // the batches are the output
+    public void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState,
+            Instant pendingNoDataBatchAt) {
+        // the batches are the output, and a no-data batch they left due at a trigger the replay did not reach
+        if (pendingNoDataBatchAt != null) {
+            ObjectNode line = JSON.createObjectNode();
+            line.putObject("pendingNoDataBatch").put("at", pendingNoDataBatchAt.toString())
+                    .put("watermark", watermark.toString());
+            if (tagEngine) {
+                line.put("engine", "simulator");
+            }
+            print(line);
+        }
     }
 
     @Override

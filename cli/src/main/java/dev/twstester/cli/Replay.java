@@ -129,7 +129,9 @@ final class Replay<K, I, O> {
                 report.batch(batch, cause, state);
             }
         }
-        report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys());
+        boolean pending = sim.noDataBatchPending() && !query.timeMode().equals(TimeMode.ProcessingTime());
+        report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys(),
+                pending ? sim.nextTriggerTime() : null);
         int exit = ExitCodes.OK;
         if (keepRun) {
             RunResult<K, I, O> simulated = sim.history();

@@ -40,8 +40,13 @@ interface Report<K, I, O> {
     /** An add step whose {@code rows} wait in the source ({@code waiting} in all), for the reason {@code why}. */
     void addWithoutBatch(String file, int rows, int waiting, String why);
 
-    /** After the last batch: what the batches added up to and where the simulator stands. */
-    void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState);
+    /**
+     * After the last batch: what the batches added up to and where the simulator stands;
+     * {@code pendingNoDataBatchAt} (or null) is the trigger time of a no-data batch the last batch
+     * asked for, which the replay ended before (EventTime and None mode only).
+     */
+    void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState,
+            Instant pendingNoDataBatchAt);
 
     /**
      * The simulator's run compared with another ({@code otherName}: {@code spark} or {@code expected});

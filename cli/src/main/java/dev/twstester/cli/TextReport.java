@@ -232,13 +232,18 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
 
     @Override
     public void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime,
-            List<K> keysWithState) {
+            List<K> keysWithState, Instant pendingNoDataBatchAt) {
         out.println("total: " + count(totals.batches(), "batch", "batches") + " for " + count(files, "file", "files")
                 + ": " + count(totals.outputs(), "output row", "output rows")
                 + ", " + count(totals.timersFired(), "timer fired", "timers fired")
                 + ", " + count(totals.droppedLate(), "row dropped late", "rows dropped late")
                 + "; watermark " + watermark + ", processing time " + processingTime
                 + "; keys with state: " + keysText(keysWithState));
+        if (pendingNoDataBatchAt != null) {
+            out.println("pending: the last batch moved the watermark; its no-data batch (timers up to "
+                    + watermark + ") runs at the next trigger, " + pendingNoDataBatchAt
+                    + ", which this replay does not reach; add --tick " + pendingNoDataBatchAt + " to run it");
+        }
     }
 
     /** {@code [ana, bo]} for up to {@value #KEYS_LISTED} keys, else {@code 20000 (first 10: [...])}. */

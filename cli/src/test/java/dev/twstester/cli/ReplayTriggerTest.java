@@ -91,6 +91,27 @@ class ReplayTriggerTest {
     }
 
     @Test
+    void a_no_data_batch_the_replay_ends_before_is_reported_with_the_tick_that_runs_it() {
+        Path cart = Cli.resource("cart");
+
+        Cli.Result text = Cli.run("replay", cart.toString(), "--query", CART, "--trigger-interval", "1m", "-q");
+        Cli.Result json = Cli.run("replay", cart.toString(), "--query", CART, "--trigger-interval", "1m", "-q",
+                "--format", "json");
+        Cli.Result ticked = Cli.run("replay", cart.toString(), "--query", CART, "--trigger-interval", "1m", "-q",
+                "--tick", "1970-01-01T00:04:00Z");
+
+        // each file runs at the next minute; the last one moved the watermark to 10:40, whose no-data
+        // batch (ana's 10:35 timer) would run at 00:04
+        assertThat(text.exitCode()).as(text.toString()).isZero();
+        assertThat(text.out()).endsWith("pending: the last batch moved the watermark; its no-data batch (timers up to "
+                + "2024-05-01T10:40:00Z) runs at the next trigger, 1970-01-01T00:04:00Z, which this replay does not "
+                + "reach; add --tick 1970-01-01T00:04:00Z to run it\n");
+        assertThat(json.out()).endsWith("{\"pendingNoDataBatch\":{\"at\":\"1970-01-01T00:04:00Z\","
+                + "\"watermark\":\"2024-05-01T10:40:00Z\"}}\n");
+        assertThat(ticked.out()).doesNotContain("pending:").contains("timers fired: ana@2024-05-01T10:35:00Z");
+    }
+
+    @Test
     void a_plan_with_adds_a_stop_and_a_start_replays_as_the_simulator_runs_it(@TempDir Path dir) throws IOException {
         Cli.copy("cart", dir);
         Files.writeString(dir.resolve("scenario.txt"), """

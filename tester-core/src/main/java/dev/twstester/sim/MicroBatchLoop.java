@@ -258,6 +258,11 @@ final class MicroBatchLoop<I, R> {
         return running;
     }
 
+    /** Whether the next trigger, finding no rows waiting, would run a no-data batch. */
+    boolean noDataBatchPending() {
+        return running && anyWantsNoDataBatch();
+    }
+
     /** The rows waiting in the source for the next data batch. */
     List<I> waiting() {
         return java.util.Collections.unmodifiableList(new ArrayList<>(waiting));

@@ -384,6 +384,18 @@ public final class TwsSimulator<K, I, O> {
         return loop.waiting();
     }
 
+    /**
+     * Whether a batch of this run asked for a no-data batch that has not run yet: the next trigger
+     * ({@link #nextTriggerTime()}) runs it unless rows are waiting then, and a stop skips it. In
+     * ProcessingTime mode true after the run's first batch (every trigger runs a batch).
+     * <pre>{@code
+     * if (sim.noDataBatchPending()) sim.setProcessingTime(sim.nextTriggerTime()); // let it run
+     * }</pre>
+     */
+    public boolean noDataBatchPending() {
+        return loop.noDataBatchPending();
+    }
+
     /** False between {@link #stop()} and {@link #start()}. */
     public boolean isRunning() {
         return loop.running();

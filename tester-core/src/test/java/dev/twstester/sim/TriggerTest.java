@@ -78,8 +78,10 @@ class TriggerTest {
             assertThat(b.outputs()).containsExactly("in:a:x@pt=4321,wm=0", "in:b:x@pt=4321,wm=0");
         });
         assertThat(sim.nextTriggerTime()).isEqualTo(t(5000));
+        assertThat(sim.noDataBatchPending()).isTrue();
         assertThat(sim.setProcessingTime(t(4999)).batches()).isEmpty();
         assertThat(times(sim.setProcessingTime(t(5000)))).containsExactly(t(5000));
+        assertThat(sim.noDataBatchPending()).isFalse();
         assertThat(sim.setProcessingTime(t(6000)).batches()).as("an idle trigger in EventTime").isEmpty();
     }
 
