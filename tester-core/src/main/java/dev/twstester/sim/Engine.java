@@ -29,7 +29,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The micro-batch algorithm of Spark 4.2.0's {@code TransformWithStateExec} for one shuffle
- * partition (spec section 14), plus the query-level bookkeeping {@code MicroBatchExecution} does
+ * partition, plus the query-level bookkeeping {@code MicroBatchExecution} does
  * around it: batch ids, the watermark, and which batches run at all.
  */
 final class Engine<K, I, O> {
@@ -86,7 +86,7 @@ final class Engine<K, I, O> {
 
     /**
      * A restart from the checkpoint: state, timers, watermarks, clock and batch ids stay; a new run id
-     * and processor (driver pass included); no batch runs before the next data batch (spec 3, 15.5).
+     * and processor (driver pass included); no batch runs before the next data batch.
      */
     void restart() {
         processors = copies(driverPass());
@@ -135,7 +135,7 @@ final class Engine<K, I, O> {
 
     /**
      * The downstream operator of a chain filters late rows on {@code column} of its input: the
-     * upstream's {@code eventTimeColumnName}, which carries the watermark metadata (spec 2.3).
+     * upstream's {@code eventTimeColumnName}, which carries the watermark metadata.
      * Its watermarks are the upstream's, set with {@link #forceWatermark} after every batch.
      */
     void lateFilterOn(String column) {
@@ -147,7 +147,7 @@ final class Engine<K, I, O> {
         return fidelity == Fidelity.FULL ? new ProcessorCopies<>(driver, query::newProcessor) : null;
     }
 
-    /** The driver-side init/close pass Spark runs twice when a query run starts (spec 1.1). */
+    /** The driver-side init/close pass Spark runs twice when a query run starts. */
     private StatefulProcessor<K, I, O> driverPass() {
         StatefulProcessor<K, I, O> driver = query.newProcessor();
         for (int pass = 0; pass < 2; pass++) {
@@ -219,7 +219,7 @@ final class Engine<K, I, O> {
             this.result = result;
         }
 
-        /** Keeps the batch: its state, the next batch's watermarks and id (spec 2.1). */
+        /** Keeps the batch: its state, the next batch's watermarks and id. */
         void commit() {
             store.scope().journal.commit();
             finish(attempt.input.maxEventTimeMs, evictWm);
@@ -334,7 +334,7 @@ final class Engine<K, I, O> {
     }
 
     /**
-     * One partition's task (spec 1.2): a fresh processor, {@code init}, initial state (batch 0),
+     * One partition's task: a fresh processor, {@code init}, initial state (batch 0),
      * the partition's keys in ascending order, its due timers, {@code close}. It runs even when
      * the partition has no keys, as Spark's task does.
      */
@@ -372,7 +372,7 @@ final class Engine<K, I, O> {
         }
     }
 
-    /** After a successful batch: the next batch's watermarks and id (spec 2.1). */
+    /** After a successful batch: the next batch's watermarks and id. */
     private void finish(long maxEventTimeMs, long evictWm) {
         if (maxEventTimeMs != Long.MIN_VALUE) {
             watermarkMs = Math.max(watermarkMs, maxEventTimeMs - delayMs);
@@ -603,7 +603,7 @@ final class Engine<K, I, O> {
 
     /**
      * The {@code eventTimeColumnName} overload's check ({@code UpdateEventTimeColumnExec}): an output
-     * row at or before the batch's late-event watermark fails the query (spec 2.3, 15.8).
+     * row at or before the batch's late-event watermark fails the query.
      */
     private void checkEventTime(O row, Batch batch) {
         if (outputEventTime == null) {
