@@ -83,6 +83,8 @@ public final class ScenarioGenerator {
     private int variants = 1;
     private List<String> variantNames = List.of();
     private TimeMode timeMode = TimeMode.None();
+    /** Whether {@link #timeMode} was called (else {@link #defaultsFrom} may take the query's). */
+    private boolean timeModeSet;
     private int minBatches = 1;
     private int maxBatches = 6;
     private int minEvents = 0;
@@ -143,6 +145,7 @@ public final class ScenarioGenerator {
     /** The query's time mode (default {@code TimeMode.None()}). */
     public ScenarioGenerator timeMode(TimeMode mode) {
         this.timeMode = Objects.requireNonNull(mode, "timeMode must not be null");
+        this.timeModeSet = true;
         return this;
     }
 
@@ -185,6 +188,35 @@ public final class ScenarioGenerator {
             throw new IllegalArgumentException("eventTimeSpread(" + spread + ") must be at least 1 ms");
         }
         this.spreadMs = spread.toMillis();
+        return this;
+    }
+
+    /**
+     * Takes the time mode and the watermark delay from {@code query} where this generator has none
+     * set, and fails when one that is set differs from the query's (the scenarios would aim at the
+     * wrong clock or watermark). {@code DifferentialProperty.of} calls it, so a generator needs
+     * neither repeated:
+     * <pre>{@code
+     * DifferentialProperty.of(CartWatch.query(), ScenarioGenerator.create().keys("ana", "bo"), events);
+     * }</pre>
+     */
+    public ScenarioGenerator defaultsFrom(dev.twstester.TwsQuery<?, ?, ?> query) {
+        Objects.requireNonNull(query, "query must not be null");
+        if (!timeModeSet) {
+            timeMode = query.timeMode();
+        } else if (!timeMode.equals(query.timeMode())) {
+            throw new IllegalArgumentException("the generator's timeMode(" + Times.name(timeMode) + ") differs from the "
+                    + "query's " + Times.name(query.timeMode()) + "; leave timeMode(...) out to take the query's");
+        }
+        if (query.eventTimeColumn().isPresent()) {
+            Duration delay = query.watermarkDelay();
+            if (watermarkDelay == null) {
+                watermarkDelay = delay;
+            } else if (!watermarkDelay.equals(delay)) {
+                throw new IllegalArgumentException("the generator's watermarkDelay(" + watermarkDelay + ") differs from "
+                        + "the query's watermark delay " + delay + "; leave watermarkDelay(...) out to take the query's");
+            }
+        }
         return this;
     }
 

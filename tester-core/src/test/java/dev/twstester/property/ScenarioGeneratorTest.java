@@ -41,6 +41,26 @@ class ScenarioGeneratorTest {
     }
 
     @Test
+    void the_time_mode_and_watermark_delay_come_from_the_query_unless_set() {
+        TwsQuery<String, ProbeEvent, String> query = ProbeProcessor.query(TimeMode.EventTime(), DELAY);
+
+        GenScenario taken = ScenarioGenerator.create().keys("x").defaultsFrom(query).generate(1);
+        GenScenario explicit = eventTime().keys("x").defaultsFrom(query).generate(1);
+
+        assertThat(taken.timeMode()).isEqualTo(TimeMode.EventTime());
+        assertThat(taken.watermarkDelay()).contains(DELAY);
+        assertThat(explicit.timeMode()).isEqualTo(TimeMode.EventTime());
+        assertThatThrownBy(() -> ScenarioGenerator.create().timeMode(TimeMode.ProcessingTime()).defaultsFrom(query))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the generator's timeMode(ProcessingTime) differs from the query's EventTime; leave "
+                        + "timeMode(...) out to take the query's");
+        assertThatThrownBy(() -> eventTime().watermarkDelay(Duration.ofSeconds(3)).defaultsFrom(query))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the generator's watermarkDelay(PT3S) differs from the query's watermark delay PT10S; leave "
+                        + "watermarkDelay(...) out to take the query's");
+    }
+
+    @Test
     void same_seed_gives_the_same_scenario() {
         for (long seed = 0; seed < 50; seed++) {
             ScenarioGenerator gen = eventTime().restartChance(0.2).triggerIntervals(INTERVALS);

@@ -107,11 +107,16 @@ public final class DifferentialProperty<K, I, O> {
         this.concurrency = concurrency;
     }
 
-    /** A property comparing the simulator with live Spark on scenarios from {@code generator}. */
+    /**
+     * A property comparing the simulator with live Spark on scenarios from {@code generator}, which
+     * takes the query's time mode and watermark delay where it has none set
+     * ({@link ScenarioGenerator#defaultsFrom}).
+     */
     public static <K, I, O> DifferentialProperty<K, I, O> of(TwsQuery<K, I, O> query, ScenarioGenerator generator,
             EventFactory<I> events) {
-        return new DifferentialProperty<>(Objects.requireNonNull(query, "query must not be null"),
-                Objects.requireNonNull(generator, "generator must not be null"),
+        Objects.requireNonNull(query, "query must not be null");
+        return new DifferentialProperty<>(query,
+                Objects.requireNonNull(generator, "generator must not be null").defaultsFrom(query),
                 Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new,
                 null, null);
     }
