@@ -38,6 +38,11 @@ public final class TestStateView<K> {
         return view().variableNames();
     }
 
+    /** The kind of state variable {@code name}: {@code "value"}, {@code "list"} or {@code "map"}. */
+    public String kindOf(String name) {
+        return view().kindOf(name);
+    }
+
     /** Keys with any state or timer, in Spark's key order. */
     public List<K> keys() {
         return view().keys();

@@ -64,6 +64,15 @@ class TestSimulatorTest {
     }
 
     @Test
+    void the_state_view_names_each_variable_s_kind() {
+        sim.runBatch(reading("a", 10, 1));
+
+        assertThat(sim.state().variableNames()).allSatisfy(name ->
+                assertThat(sim.state().kindOf(name)).isEqualTo(sim.simulator().state().kindOf(name)));
+        assertThat(sim.state().kindOf("kinds")).isEqualTo("list");
+    }
+
+    @Test
     void a_closed_simulator_refuses_every_call() {
         sim.close();
 
