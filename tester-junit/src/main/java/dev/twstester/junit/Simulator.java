@@ -1,5 +1,7 @@
 package dev.twstester.junit;
 
+import dev.twstester.sim.Fidelity;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -24,6 +26,10 @@ import java.lang.annotation.Target;
  * }
  * }</pre>
  *
+ * <p>{@link #fidelity()}, {@link #checkRetries()} and {@link #realTimeMode()} set the simulator's
+ * options, as {@code TwsSimulator.builder(query)} does:
+ * {@code @Simulator(fidelity = Fidelity.FAST, checkRetries = true) TestSimulator<...> sim;}
+ *
  * <p>The query comes from a <em>query source</em>: a field of type {@code TwsQuery} or a method
  * without parameters returning one, in the test class, its superclasses or (for {@code @Nested}
  * classes) an enclosing class. {@link #query()} names it; left empty, the class must declare
@@ -36,4 +42,13 @@ import java.lang.annotation.Target;
 public @interface Simulator {
     /** The query source: a field or no-argument method name, or {@code "fully.qualified.Class#member"}; empty for the only one. */
     String query() default "";
+
+    /** {@code TwsSimulator.Builder#fidelity}: {@link Fidelity#FULL} (the default) or {@link Fidelity#FAST}. */
+    Fidelity fidelity() default Fidelity.FULL;
+
+    /** {@code TwsSimulator.Builder#checkRetries()}: every batch runs twice, as a retried task, and must not differ. */
+    boolean checkRetries() default false;
+
+    /** {@code TwsSimulator.Builder#realTimeMode()}: one {@code handleInputRows} call per input row. */
+    boolean realTimeMode() default false;
 }

@@ -59,7 +59,12 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
 
     /** {@code faults}: see {@link SimulatorFaults}; none outside twstester's own tests. */
     TestSimulator(String name, TwsQuery<K, I, O> query, Fault... faults) {
-        this.recorder = new Recorder<>(name, query, faults);
+        this(name, query, null, faults);
+    }
+
+    /** With the options of a {@link Simulator @Simulator} annotation ({@code null}: the defaults). */
+    TestSimulator(String name, TwsQuery<K, I, O> query, Simulator options, Fault... faults) {
+        this.recorder = new Recorder<>(name, query, b -> options == null ? b : apply(options, b), faults);
         this.state = new TestStateView<>(recorder, STATE_WRITE_NOT_LIVE);
         this.output = new TestOutput<>(recorder);
     }
@@ -272,6 +277,17 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
 
     Recorder<K, I, O> recorder() {
         return recorder;
+    }
+
+    private static <K, I, O> TwsSimulator.Builder<K, I, O> apply(Simulator options, TwsSimulator.Builder<K, I, O> b) {
+        b.fidelity(options.fidelity());
+        if (options.checkRetries()) {
+            b.checkRetries();
+        }
+        if (options.realTimeMode()) {
+            b.realTimeMode();
+        }
+        return b;
     }
 
     private static String rows(List<?> rows) {

@@ -170,7 +170,8 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         Session session = session(context, shared);
         String simName = parameter.isNamePresent() ? parameter.getName() : source.member().getName();
         return session.forQuerySource(source.display(), () -> {
-            TestSimulator<?, ?, ?> sim = create(simName, source, instances(context), target, faults(context));
+            TestSimulator<?, ?, ?> sim = create(simName, source, instances(context), target,
+                    parameterContext.findAnnotation(Simulator.class).orElse(null), faults(context));
             session.add(sim.recorder());
             return sim;
         });
@@ -193,7 +194,8 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         }
         String name = field.getAnnotation(Simulator.class).query();
         QuerySources.Source source = QuerySources.find(name, lookupClasses(context), where);
-        TestSimulator<?, ?, ?> sim = create(field.getName(), source, instances(context), where, faults(context));
+        TestSimulator<?, ?, ?> sim = create(field.getName(), source, instances(context), where,
+                field.getAnnotation(Simulator.class), faults(context));
         session.add(sim.recorder());
         try {
             field.setAccessible(true);
@@ -204,10 +206,10 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
     }
 
     private static TestSimulator<?, ?, ?> create(String name, QuerySources.Source source,
-            Function<Class<?>, Optional<Object>> instances, String target, Fault[] faults) {
+            Function<Class<?>, Optional<Object>> instances, String target, Simulator options, Fault[] faults) {
         TwsQuery<?, ?, ?> query = QuerySources.read(source, instances, target);
         try {
-            TestSimulator<?, ?, ?> sim = new TestSimulator<>(name, query, faults);
+            TestSimulator<?, ?, ?> sim = new TestSimulator<>(name, query, options, faults);
             sim.managed = true;
             return sim;
         } catch (RuntimeException e) {

@@ -57,10 +57,19 @@ public final class Recorder<K, I, O> {
      * {@code faults} are built into this simulator only (twstester's own tests; see {@link Fault}).
      */
     public Recorder(String name, TwsQuery<K, I, O> query, Fault... faults) {
+        this(name, query, b -> b, faults);
+    }
+
+    /**
+     * As {@link #Recorder(String, TwsQuery, Fault...)}, with {@code options} applied to the
+     * simulator's builder (fidelity, retry check, real-time mode).
+     */
+    public Recorder(String name, TwsQuery<K, I, O> query,
+            java.util.function.UnaryOperator<TwsSimulator.Builder<K, I, O>> options, Fault... faults) {
         this.name = Objects.requireNonNull(name, "name must not be null");
         this.query = Objects.requireNonNull(query, "query must not be null");
-        this.simulator = faults.length == 0 ? new TwsSimulator<>(query)
-                : Fault.inject(TwsSimulator.builder(query), faults).build();
+        TwsSimulator.Builder<K, I, O> builder = options.apply(TwsSimulator.builder(query));
+        this.simulator = (faults.length == 0 ? builder : Fault.inject(builder, faults)).build();
         this.keyCodec = RowCodec.of(query.keyEncoder());
         LIVE.put(simulator, new WeakReference<>(this));
     }
