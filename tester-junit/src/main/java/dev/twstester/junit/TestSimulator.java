@@ -44,6 +44,8 @@ import dev.twstester.sim.TwsSimulator;
  * @param <O> output row type
  */
 public final class TestSimulator<K, I, O> implements AutoCloseable {
+    private static final String RESTORE_NOT_LIVE = "a streaming query restarts from its own checkpoint only; restart()"
+            + " replays live, restore(snapshot) does not";
     private static final String WATERMARK_NOT_LIVE = "Spark moves the watermark only from the event times of input rows;"
             + " drive it with input (runBatch) instead";
     private static final String BACK_TO_BACK_NOT_LIVE = "with a zero trigger interval a Scenario has no back-to-back"
@@ -197,6 +199,33 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
         Objects.requireNonNull(watermark, "watermark must not be null");
         return recorder.call("advanceWatermarkTo(" + watermark + ")", List.of(), WATERMARK_NOT_LIVE,
                 () -> recorder.simulator().advanceWatermarkTo(watermark));
+    }
+
+    /** {@link TwsSimulator#snapshot}: everything a checkpoint would hold now. */
+    public dev.twstester.sim.StateSnapshot snapshot() {
+        recorder.requireOpen();
+        return recorder.simulator().snapshot();
+    }
+
+    /** {@link TwsSimulator#restore}: state, timers, watermarks, clock and batch id from {@code snapshot}, then a start. */
+    public RunResult<K, I, O> restore(dev.twstester.sim.StateSnapshot snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot must not be null");
+        return recorder.call("restore(snapshot)", List.of(), RESTORE_NOT_LIVE, () -> recorder.simulator().restore(snapshot));
+    }
+
+    /** {@link TwsSimulator#noDataBatchPending}: a batch asked for a no-data batch that has not run yet. */
+    public boolean noDataBatchPending() {
+        return recorder.simulator().noDataBatchPending();
+    }
+
+    /** {@link TwsSimulator#isRunning}: false between {@link #stop()} and {@link #start()}. */
+    public boolean isRunning() {
+        return recorder.simulator().isRunning();
+    }
+
+    /** {@link TwsSimulator#encoderPaths}: how each encoder runs (native or Spark's encoder). */
+    public java.util.Map<String, String> encoderPaths() {
+        return recorder.simulator().encoderPaths();
     }
 
     /** The current processing time (the next batch's timestamp). */

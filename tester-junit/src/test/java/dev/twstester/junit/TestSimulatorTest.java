@@ -73,6 +73,22 @@ class TestSimulatorTest {
     }
 
     @Test
+    void a_snapshot_restores_into_the_recorded_simulator_and_the_restore_is_on_the_timeline() {
+        sim.runBatch(reading("a", 10, 1));
+        dev.twstester.sim.StateSnapshot saved = sim.snapshot();
+        sim.runBatch(reading("a", 11, 0));
+        assertThat(sim.state().value("count", "a")).contains(2L);
+
+        sim.restore(saved);
+
+        assertThat(sim.state().value("count", "a")).contains(1L);
+        assertThat(sim.isRunning()).isTrue();
+        assertThat(sim.noDataBatchPending()).isFalse();
+        assertThat(sim.encoderPaths()).containsEntry("key", "native");
+        assertThat(sim.timeline()).contains("#3 restore(snapshot)");
+    }
+
+    @Test
     void a_closed_simulator_refuses_every_call() {
         sim.close();
 
