@@ -111,7 +111,7 @@ final class Replay<K, I, O> {
                 if (ran.batches().isEmpty() && step.kind() == ScenarioPlan.Kind.TICK) {
                     report.tickWithoutBatch(step.step().time(), whyNoBatch(sim, running, nextTrigger));
                 } else if (ran.batches().isEmpty() && step.kind() == ScenarioPlan.Kind.ADD) {
-                    report.addWithoutBatch(step.file().name(), lastRows, sim.waitingRows().size(), running
+                    report.addWithoutBatch(step.file().label(), lastRows, sim.waitingRows().size(), running
                             ? "the next trigger runs at " + sim.nextTriggerTime()
                             : "the query is stopped: its start reads them");
                 }
@@ -203,7 +203,7 @@ final class Replay<K, I, O> {
         String where = entry.file() != null ? entry.file().display() : "tick to " + step.time();
         if (step.kind() == ScenarioPlan.Kind.INPUT && step.time() != null && query.triggerIntervalMs() > 0
                 && step.time().isBefore(sim.nextTriggerTime())) {
-            throw CliException.usage(entry.file().name() + " at " + step.time() + " (" + plan.where(entry) + "): no trigger"
+            throw CliException.usage(entry.file().label() + " at " + step.time() + " (" + plan.where(entry) + "): no trigger"
                     + " runs then; with a trigger interval of " + Duration.ofMillis(query.triggerIntervalMs())
                     + " the next one runs at " + sim.nextTriggerTime() + ": give that time or a later one, or"
                     + " at=current for the next trigger");

@@ -106,7 +106,8 @@ public final class ReplayCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "<file or folder>",
-            description = "JSON-lines files (one micro-batch each) or folders of *.jsonl / *.json files.")
+            description = "JSON-lines files (one micro-batch each) or folders of them (every file not starting with"
+                    + " _ or .).")
     private List<Path> paths = new ArrayList<>();
 
     @Option(names = "--query", required = true, paramLabel = "<class>[#<method>]",
@@ -187,8 +188,8 @@ public final class ReplayCommand implements Callable<Integer> {
     private Instant start;
 
     @Option(names = "--at", paramLabel = "<file>=<instant>", mapFallbackValue = "",
-            description = "The processing time one file's batch runs at, e.g. --at 002.jsonl=2024-05-01T10:05:00Z;"
-                    + " repeatable.")
+            description = "The processing time one file's batch runs at, e.g. --at 002.jsonl=2024-05-01T10:05:00Z"
+                    + " (with several folders: --at day9/002.jsonl=...); repeatable.")
     private Map<String, String> at = new LinkedHashMap<>();
 
     @Option(names = "--tick", paramLabel = "<instant>", converter = TimeConverters.InstantConverter.class,
@@ -251,7 +252,8 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " the simulator, or --real-time to compare with Spark's micro-batches");
         }
         Map<String, Instant> times = atTimes();
-        List<EventFile> files = InputFiles.collect(paths);
+        Path planFile = planFile(timeOptions);
+        List<EventFile> files = InputFiles.collect(paths, planFile, noPlan, err);
         QueryLoader loader = new QueryLoader(classpath);
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
@@ -264,7 +266,7 @@ public final class ReplayCommand implements Callable<Integer> {
             if (triggerInterval != null) {
                 q = q.withTrigger(Trigger.ProcessingTime(triggerInterval.toMillis()));
             }
-            ReplayPlan replayPlan = plan(files, times, timeOptions, q, err);
+            ReplayPlan replayPlan = plan(files, planFile, times, q, err);
             return replay(q, loaded.name(), replayPlan, out, err);
         } finally {
             thread.setContextClassLoader(previous);
@@ -292,18 +294,26 @@ public final class ReplayCommand implements Callable<Integer> {
         return modes;
     }
 
-    private ReplayPlan plan(List<EventFile> files, Map<String, Instant> times, boolean timeOptions,
-            TwsQuery<?, ?, ?> q, PrintWriter err) {
-        boolean processingTime = q.timeMode().equals(TimeMode.ProcessingTime());
-        Path planFile = plan;
-        if (planFile == null && !noPlan && paths.size() == 1 && Files.isDirectory(paths.get(0))
+    /** The plan the replay follows: --plan, else the one folder's scenario.txt (unless --no-plan), else null. */
+    private Path planFile(boolean timeOptions) {
+        if (plan != null || noPlan) {
+            return plan;
+        }
+        if (paths.size() == 1 && Files.isDirectory(paths.get(0))
                 && Files.isRegularFile(paths.get(0).resolve(InputFiles.PLAN_NAME))) {
-            planFile = paths.get(0).resolve(InputFiles.PLAN_NAME);
+            Path planFile = paths.get(0).resolve(InputFiles.PLAN_NAME);
             if (timeOptions) {
                 throw CliException.usage(planFile + " gives the times; drop --at, --tick and --batch-interval,"
                         + " or add --no-plan");
             }
+            return planFile;
         }
+        return null;
+    }
+
+    private ReplayPlan plan(List<EventFile> files, Path planFile, Map<String, Instant> times, TwsQuery<?, ?, ?> q,
+            PrintWriter err) {
+        boolean processingTime = q.timeMode().equals(TimeMode.ProcessingTime());
         ReplayPlan result;
         if (planFile != null) {
             result = ReplayPlan.read(planFile, planFile.toString(), files);
