@@ -96,6 +96,23 @@ class ReplayInputFilesTest {
     }
 
     @Test
+    void aFileThatIsNotJsonLinesIsExitCode3SayingWhyItWasRead(@TempDir Path dir) throws IOException {
+        Cli.copy("cart", dir);
+        Files.writeString(dir.resolve("README.md"), "# cart events\n");
+
+        Cli.Result r = Cli.run("replay", dir.toString(), "--query", CART);
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo(dir.resolve("README.md") + ":1: not valid JSON at column 1: Unexpected"
+                + " character ('#' (code 35)): expected a valid value (JSON String, Number, Array, Object or token"
+                + " 'null', 'true' or 'false'); write one JSON object per line, like {\"event\": ..., \"item\": ...,"
+                + " \"ts\": ..., \"userId\": ...} (README.md is read as JSON lines, as Spark's JSON file source reads"
+                + " every file of its folder; move it out of the folder, or rename it to start with _ so that both"
+                + " skip it)\n");
+    }
+
+    @Test
     void aFolderWithNoEventFileSaysWhatItSkipped(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("_001.jsonl"), "");
 
