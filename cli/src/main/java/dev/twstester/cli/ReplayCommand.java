@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
                     + " as for Spark; names Spark skips (starting with _ or ., ending in ._COPYING_), subfolders and a"
                     + " scenario.txt that is not the plan are skipped with a note. Files run in natural order: numbers"
                     + " in names compare as numbers (1.jsonl, 2.jsonl, 10.jsonl); names that differ only in leading"
-                    + " zeros (1.jsonl, 01.jsonl) are a usage error. Files of several folders run folder by folder"
+                    + " zeros (1.jsonl, 01.jsonl) are a usage error. The files of several folders run folder by folder"
                     + " and are named with their folder (day9/001.jsonl) in labels, JSON lines and --at. Lines are"
                     + " parsed with the query's input schema as Spark parses them: one JSON"
                     + " object per line, timestamps as ISO-8601 strings (\"2024-05-01T10:00:00Z\"), missing fields and"

@@ -103,7 +103,8 @@ class ReplayJsonFailureTest {
     }
 
     @Test
-    void aWatermarkColumnMissingOnEveryRowOfAFileIsAWarningBeforeTheBatchesRun(@TempDir Path dir) throws IOException {
+    void aWatermarkColumnMissingOnEveryRowOfAFileIsAWarningBeforeTheBatchesRun(@TempDir Path dir,
+            @TempDir Path elsewhere) throws IOException {
         Cli.copy("cart", dir);
         Files.writeString(dir.resolve("003.jsonl"), """
                 {"userId":"bo","event":"add","item":"hat","timestamp":"2024-05-01T10:09:00Z"}
@@ -131,6 +132,12 @@ class ReplayJsonFailureTest {
                 + " [event, item, ts, userId]; Spark's JSON source ignores it, so does this replay\n"
                 + "twstester: " + file + ": " + warning + "\n" + file + ": batch 4: handleInputRows threw for key bo:"
                 + " java.lang.NullPointerException");
+
+        // --expect skips the warning and failure lines
+        // (not in the folder: it would be a fourth event file)
+        Path saved = Files.writeString(elsewhere.resolve("run.jsonl"), json.out());
+        assertThat(ExpectedRun.read(saved, CartWatch.query()).batches()).extracting(BatchResult::batchId)
+                .containsExactly(0L, 1L, 2L, 3L);
 
         // text: the warning is on stderr, before the first batch runs
         Cli.Result text = Cli.run("replay", dir.toString(), "--query", CART, "-q");
