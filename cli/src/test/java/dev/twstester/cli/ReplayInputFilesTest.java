@@ -193,6 +193,49 @@ class ReplayInputFilesTest {
     }
 
     @Test
+    void aPlanNamesFilesOfSeveralFoldersByTheirPathFromThePlan(@TempDir Path dir) throws IOException {
+        cartAs(dir, "day9/001.jsonl", "day9/002.jsonl", "day10/001.jsonl");
+        Path plan = Files.writeString(dir.resolve("plan.txt"), """
+                input day9/001.jsonl at=current
+                input day9/002.jsonl at=current
+                input day10/001.jsonl at=1970-01-01T00:05:00Z
+                """);
+
+        Cli.Result r = Cli.run("replay", dir.resolve("day9").toString(), dir.resolve("day10").toString(), "--query",
+                CART, "--plan", plan.toString(), "-q");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("\n  batch timestamp: 1970-01-01T00:05:00Z\n");
+        assertThat(r.out()).isEqualTo(HEADER.replace(". Times in UTC.", "; plan " + plan + ". Times in UTC.")
+                + story("day9/001.jsonl", "day9/002.jsonl", "day10/001.jsonl")
+                        .replace("""
+                                batch 4 (data, day10/001.jsonl)
+                                  rows in: 2, dropped late: 1
+                                    {"event":"add","item":"hat","ts":"2024-05-01T10:09:00Z","userId":"bo"}
+                                  watermark: late 2024-05-01T10:10:00Z, eviction 2024-05-01T10:10:00Z
+                                  batch timestamp: 1970-01-01T00:00:00Z
+                                """, """
+                                batch 4 (data, day10/001.jsonl)
+                                  rows in: 2, dropped late: 1
+                                    {"event":"add","item":"hat","ts":"2024-05-01T10:09:00Z","userId":"bo"}
+                                  watermark: late 2024-05-01T10:10:00Z, eviction 2024-05-01T10:10:00Z
+                                  batch timestamp: 1970-01-01T00:05:00Z
+                                """)
+                        .replace("""
+                                batch 5 (no data, after day10/001.jsonl)
+                                  rows in: 0, dropped late: 0
+                                  watermark: late 2024-05-01T10:10:00Z, eviction 2024-05-01T10:40:00Z
+                                  batch timestamp: 1970-01-01T00:00:00Z
+                                """, """
+                                batch 5 (no data, after day10/001.jsonl)
+                                  rows in: 0, dropped late: 0
+                                  watermark: late 2024-05-01T10:10:00Z, eviction 2024-05-01T10:40:00Z
+                                  batch timestamp: 1970-01-01T00:05:00Z
+                                """)
+                        .replace("processing time 1970-01-01T00:00:00Z", "processing time 1970-01-01T00:05:00Z"));
+    }
+
+    @Test
     void naturalOrderComparesNumbersByValueAndTheRestByCharacter() {
         long seed = new SplittableRandom().nextLong();
         SplittableRandom random = new SplittableRandom(seed);
