@@ -51,7 +51,7 @@ final class EventInputs<I> {
             return where + ": warning: the watermark column \"" + column + "\" is missing or null on every row ("
                     + rows + (rows == 1 ? " row" : " rows") + "): Spark reads these rows without an event time, so"
                     + " none is dropped as late, none moves the watermark, and the processor gets null; check the"
-                    + " field's name in the file (the notes above name fields not in the schema)";
+                    + " field's name in the file (a field not in the schema has a note on stderr)";
         }
     }
 

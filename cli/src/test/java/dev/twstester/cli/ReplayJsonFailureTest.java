@@ -113,8 +113,8 @@ class ReplayJsonFailureTest {
         Path file = dir.resolve("003.jsonl");
         String warning = "warning: the watermark column \"ts\" is missing or null on every row (2 rows): Spark reads"
                 + " these rows without an event time, so none is dropped as late, none moves the watermark, and the"
-                + " processor gets null; check the field's name in the file (the notes above name fields not in the"
-                + " schema)";
+                + " processor gets null; check the field's name in the file (a field not in the schema has a note on"
+                + " stderr)";
 
         Cli.Result json = Cli.run("replay", dir.toString(), "--query", CART, "--format", "json", "-q");
 
