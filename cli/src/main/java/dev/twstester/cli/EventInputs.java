@@ -22,8 +22,9 @@ import dev.twstester.internal.RowCodec;
  * a time. A kept file's rows are let go after the plan's last step that reads it.
  *
  * <p>The first reading also looks for a file whose rows all lack the query's watermark column
- * (absent or null on every row): Spark reads such rows without an event time, so they never count
- * as late and never move the watermark, which is rarely what was meant (a misspelled field). Each
+ * (absent or null on every row): Spark's {@code EventTimeWatermarkExec} reads a null event time as
+ * 0 (1970-01-01), so such rows never move the watermark, and its late filter keeps them (a null
+ * is never at or before the watermark), which is rarely what was meant (a misspelled field). Each
  * such file is a {@link Warning}, reported before the first batch runs.
  *
  * @param <I> input row type
@@ -49,9 +50,9 @@ final class EventInputs<I> {
         /** The warning as one line, naming the file as {@code where} (its path or label). */
         String message(String where) {
             return where + ": warning: the watermark column \"" + column + "\" is missing or null on every row ("
-                    + rows + (rows == 1 ? " row" : " rows") + "): Spark reads these rows without an event time, so"
-                    + " none is dropped as late, none moves the watermark, and the processor gets null; check the"
-                    + " field's name in the file (a field not in the schema has a note on stderr)";
+                    + rows + (rows == 1 ? " row" : " rows") + "): Spark's watermark takes their event time as"
+                    + " 1970-01-01, so none moves it, its late filter keeps them all, and the processor gets null;"
+                    + " check the field's name in the file (a field not in the schema has a note on stderr)";
         }
     }
 

@@ -111,10 +111,10 @@ class ReplayJsonFailureTest {
                 {"userId":"cy","event":"add","item":"lamp","timestamp":"2024-05-01T10:50:00Z"}
                 """);
         Path file = dir.resolve("003.jsonl");
-        String warning = "warning: the watermark column \"ts\" is missing or null on every row (2 rows): Spark reads"
-                + " these rows without an event time, so none is dropped as late, none moves the watermark, and the"
-                + " processor gets null; check the field's name in the file (a field not in the schema has a note on"
-                + " stderr)";
+        String warning = "warning: the watermark column \"ts\" is missing or null on every row (2 rows): Spark's"
+                + " watermark takes their event time as 1970-01-01, so none moves it, its late filter keeps them all,"
+                + " and the processor gets null; check the field's name in the file (a field not in the schema has a"
+                + " note on stderr)";
 
         Cli.Result json = Cli.run("replay", dir.toString(), "--query", CART, "--format", "json", "-q");
 
