@@ -12,7 +12,7 @@ import java.time.Instant;
  */
 record BatchCause(String file, Instant tick, boolean atStart) {
     static BatchCause file(EventFile f) {
-        return new BatchCause(f.name(), null, false);
+        return new BatchCause(f.label(), null, false);
     }
 
     static BatchCause tick(Instant to) {

@@ -1,10 +1,15 @@
 package dev.twstester.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.twstester.internal.RowCodec;
 
@@ -16,6 +21,12 @@ import dev.twstester.internal.RowCodec;
  * other files are read again when their batch runs, so that a large replay holds one file's rows at
  * a time. A kept file's rows are let go after the plan's last step that reads it.
  *
+ * <p>The first reading also looks for a file whose rows all lack the query's watermark column
+ * (absent or null on every row): Spark's {@code EventTimeWatermarkExec} reads a null event time as
+ * 0 (1970-01-01), so such rows never move the watermark, and its late filter keeps them (a null
+ * is never at or before the watermark), which is rarely what was meant (a misspelled field). Each
+ * such file is a {@link Warning}, reported before the first batch runs.
+ *
  * @param <I> input row type
  */
 final class EventInputs<I> {
@@ -26,21 +37,41 @@ final class EventInputs<I> {
     private final boolean keepAll;
     private final Map<EventFile, List<I>> kept;
     private final Map<EventFile, Integer> usesLeft;
+    private final List<Warning> warnings;
+
+    /**
+     * A file with rows none of which has a value in the watermark column.
+     *
+     * @param file   the file
+     * @param column the query's watermark (event-time) column
+     * @param rows   the file's rows
+     */
+    record Warning(EventFile file, String column, int rows) {
+        /** The warning as one line, naming the file as {@code where} (its path or label). */
+        String message(String where) {
+            return where + ": warning: the watermark column \"" + column + "\" is missing or null on every row ("
+                    + rows + (rows == 1 ? " row" : " rows") + "): Spark's watermark takes their event time as"
+                    + " 1970-01-01, so none moves it, its late filter keeps them all, and the processor gets null;"
+                    + " check the field's name in the file (a field not in the schema has a note on stderr)";
+        }
+    }
 
     private EventInputs(JsonLinesReader<I> again, boolean keepAll, Map<EventFile, List<I>> kept,
-            Map<EventFile, Integer> usesLeft) {
+            Map<EventFile, Integer> usesLeft, List<Warning> warnings) {
         this.again = again;
         this.keepAll = keepAll;
         this.kept = kept;
         this.usesLeft = usesLeft;
+        this.warnings = List.copyOf(warnings);
     }
 
     /**
      * Reads (checks) every file of {@code plan} in plan order; notes about fields not in the schema go
-     * to {@code notes}, once per field and file.
+     * to {@code notes}, once per field and file. {@code eventTimeColumn} is the query's watermark
+     * column, if any: files without a value in it are {@link #warnings()}.
      */
-    static <I> EventInputs<I> read(ReplayPlan plan, RowCodec<I> codec, PrintWriter notes, boolean keepAll,
-            long keepRows) {
+    static <I> EventInputs<I> read(ReplayPlan plan, RowCodec<I> codec, Optional<String> eventTimeColumn,
+            PrintWriter notes, boolean keepAll, long keepRows) {
         JsonLinesReader<I> first = new JsonLinesReader<>(codec, notes);
         Map<EventFile, Integer> uses = new LinkedHashMap<>();
         for (ReplayPlan.Entry step : plan.steps()) {
@@ -51,8 +82,13 @@ final class EventInputs<I> {
         Map<EventFile, List<I>> kept = new HashMap<>();
         long keptRows = 0;
         boolean keeping = true;
+        List<Warning> warnings = new ArrayList<>();
+        int eventTimeIndex = eventTimeColumn.map(codec::fieldIndex).orElse(-1);
         for (EventFile file : uses.keySet()) {
-            List<I> rows = first.read(file);
+            List<I> rows = readFirst(first, file);
+            if (eventTimeIndex >= 0 && !rows.isEmpty() && noneHasValue(rows, codec, eventTimeIndex)) {
+                warnings.add(new Warning(file, eventTimeColumn.get(), rows.size()));
+            }
             keeping = keepAll || (keeping && keptRows + rows.size() <= keepRows);
             if (keeping) {
                 kept.put(file, rows);
@@ -61,7 +97,50 @@ final class EventInputs<I> {
         }
         // the notes were printed in the first pass
         JsonLinesReader<I> again = new JsonLinesReader<>(codec, new PrintWriter(PrintWriter.nullWriter()));
-        return new EventInputs<>(again, keepAll, kept, uses);
+        return new EventInputs<>(again, keepAll, kept, uses, warnings);
+    }
+
+    /** The files without a value in the watermark column, in plan order. */
+    List<Warning> warnings() {
+        return warnings;
+    }
+
+    /** Whether the column at {@code index} is null on every row; stops at the first value (usually the first row). */
+    private static <I> boolean noneHasValue(List<I> rows, RowCodec<I> codec, int index) {
+        for (I row : rows) {
+            if (!codec.row(codec.encode(row)).isNullAt(index)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final Pattern LINE = Pattern.compile("^:(\\d+): ");
+
+    /**
+     * {@code file}'s rows; a bad line's error carries the file and line (for the JSON failure
+     * record) and, for a file whose name does not say JSON, a hint that a folder's every file is
+     * an event file.
+     */
+    private static <I> List<I> readFirst(JsonLinesReader<I> reader, EventFile file) {
+        try {
+            return reader.read(file);
+        } catch (CliException e) {
+            String message = e.getMessage();
+            int line = 0;
+            if (message.startsWith(file.display())) {
+                Matcher m = LINE.matcher(message.substring(file.display().length()));
+                line = m.find() ? Integer.parseInt(m.group(1)) : 0;
+            }
+            String name = file.name().toLowerCase(Locale.ROOT);
+            if (e.exitCode() == ExitCodes.INVALID_INPUT && !name.endsWith(".jsonl") && !name.endsWith(".json")
+                    && !name.endsWith(".ndjson")) {
+                message += " (" + file.name() + " is read as JSON lines, as Spark's JSON file source reads every file"
+                        + " of its folder; move it out of the folder, or rename it to start with _ so that both skip"
+                        + " it)";
+            }
+            throw e.at(file, line, message);
+        }
     }
 
     /** The rows of {@code file} for its batch: kept ones, or read again; let go after the file's last use. */

@@ -20,6 +20,9 @@ import picocli.CommandLine;
  *       {@code --check-retries} a batch run twice differed</td></tr>
  *   <tr><td>70</td><td>internal error of twstester</td></tr>
  * </table>
+ *
+ * <p>With {@code --format json} a failure keeps its code, and stdout's last line is its record,
+ * {@code {"failure":{"exitCode":4,...}}} ({@link JsonReport}).
  */
 public final class ExitCodes implements CommandLine.IExitCodeExceptionMapper {
     public static final int OK = 0;

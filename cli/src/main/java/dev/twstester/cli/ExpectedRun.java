@@ -24,7 +24,8 @@ import dev.twstester.io.RunResultJson;
  * A run saved with {@code replay --format json > run.jsonl}, read back for {@code --expect}: the
  * simulator's batch lines (the {@code file}, {@code tick}, {@code start}, {@code state} and
  * {@code engine} members dropped, {@code metrics} kept for the comparison; other engines' lines,
- * restart, stop and pending no-data batch lines and the comparison line skipped), or a file {@link RunResultJson#writeLines} wrote.
+ * restart, stop, pending no-data batch, warning and failure lines and the comparison line skipped),
+ * or a file {@link RunResultJson#writeLines} wrote.
  */
 final class ExpectedRun {
     private static final ObjectMapper JSON = JsonRows.mapper();
@@ -48,7 +49,7 @@ final class ExpectedRun {
                 try {
                     JsonNode json = JSON.readTree(line);
                     if (json instanceof ObjectNode o && !o.has("comparison") && !o.has("restart") && !o.has("stop")
-                            && !o.has("pendingNoDataBatch")
+                            && !o.has("pendingNoDataBatch") && !o.has("warning") && !o.has("failure")
                             && (!o.has("engine") || "simulator".equals(o.path("engine").asText()))) {
                         CLI_MEMBERS.forEach(o::remove);
                         metrics.add(metrics(o.remove("metrics"), file, i + 1));

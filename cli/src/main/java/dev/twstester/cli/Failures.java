@@ -15,49 +15,83 @@ import dev.twstester.spark.LiveRunException;
 final class Failures {
     private Failures() {}
 
+    /**
+     * What went wrong, for stderr's line and the JSON failure record.
+     *
+     * @param exitCode   the exit code ({@link ExitCodes})
+     * @param message    the one line stderr shows
+     * @param traceHint  whether {@code --stacktrace} would show more
+     * @param batchId    the batch that failed, or null (before any batch, or not a batch's failure)
+     * @param key        the grouping key being processed, or null when not known
+     * @param errorClass Spark's error class (condition), or null
+     * @param file       the event file, or null
+     * @param line       the event file's line (1-based), or 0
+     * @param step       the plan step that failed, as its plan line ({@code input 003.jsonl at=current}), or null
+     * @param stepFrom   where the plan gives that step ({@code scenario.txt:3}, {@code options}), or null
+     */
+    record Failure(int exitCode, String message, boolean traceHint, Long batchId, Object key, String errorClass,
+            EventFile file, int line, String step, String stepFrom) {
+        static Failure of(int exitCode, String message, boolean traceHint) {
+            return new Failure(exitCode, message, traceHint, null, null, null, null, 0, null, null);
+        }
+    }
+
     /** Reports {@code failure} and returns its exit code. */
     static int report(Throwable failure, PrintWriter err, boolean stacktrace) {
-        int code;
-        String line;
-        boolean traceHint = false;
-        if (failure instanceof CliException e) {
-            code = e.exitCode();
-            line = e.getMessage();
-        } else if (failure instanceof Replay.StepFailure f
-                && f.getCause() instanceof NondeterministicBatchException nondeterministic) {
-            // the message names the batch and key and says what to look for; the stack trace is the simulator's
-            code = ExitCodes.PROCESSOR_FAILED;
-            line = f.where() + ": " + oneLine(nondeterministic.getMessage());
-        } else if (failure instanceof NondeterministicBatchException) {
-            code = ExitCodes.PROCESSOR_FAILED;
-            line = oneLine(failure.getMessage());
-        } else if (failure instanceof Replay.StepFailure f) {
-            code = ExitCodes.PROCESSOR_FAILED;
-            line = f.where() + ": " + batchFailure(f.getCause(), f.batchId(), f.driverPass());
-            traceHint = true;
-        } else if (failure instanceof LiveRunException e && sparkError(e) != null) {
-            code = ExitCodes.PROCESSOR_FAILED;
-            line = "live Spark: " + oneLine(e.getMessage()) + errorClass(sparkError(e));
-            traceHint = true;
-        } else if (failure instanceof LiveRunException e) {
-            code = ExitCodes.INTERNAL;
-            line = "live Spark run failed: " + oneLine(e.getMessage());
-            traceHint = true;
-        } else if (failure instanceof SparkThrowable) {
-            code = ExitCodes.PROCESSOR_FAILED;
-            line = oneLine(failure.getMessage());
-            traceHint = true;
-        } else {
-            code = ExitCodes.INTERNAL;
-            line = "internal error: " + oneLine(String.valueOf(failure)) + "; please report it with the output of"
-                    + " --stacktrace";
-        }
-        err.println(line + (traceHint && !stacktrace ? " (--stacktrace shows the stack trace)" : ""));
+        Failure f = describe(failure);
+        print(f, failure, err, stacktrace);
+        return f.exitCode();
+    }
+
+    /** Prints {@code f} (the description of {@code failure}) on stderr, with the stack trace if asked. */
+    static void print(Failure f, Throwable failure, PrintWriter err, boolean stacktrace) {
+        err.println(f.message() + (f.traceHint() && !stacktrace ? " (--stacktrace shows the stack trace)" : ""));
         if (stacktrace) {
             failure.printStackTrace(err);
         }
         err.flush();
-        return code;
+    }
+
+    /** What {@code failure} means: its exit code, line and, where known, batch, key, error class and file. */
+    static Failure describe(Throwable failure) {
+        if (failure instanceof CliException e) {
+            return new Failure(e.exitCode(), e.getMessage(), false, null, null, null, e.file(), e.line(), null, null);
+        } else if (failure instanceof Replay.StepFailure f
+                && f.getCause() instanceof NondeterministicBatchException nondeterministic) {
+            // the message names the batch and key and says what to look for; the stack trace is the simulator's
+            return located(f, ExitCodes.PROCESSOR_FAILED, f.where() + ": " + oneLine(nondeterministic.getMessage()),
+                    false, f.batchId() < 0 ? null : f.batchId(), null, null);
+        } else if (failure instanceof NondeterministicBatchException) {
+            return Failure.of(ExitCodes.PROCESSOR_FAILED, oneLine(failure.getMessage()), false);
+        } else if (failure instanceof Replay.StepFailure f) {
+            String line = f.where() + ": " + batchFailure(f.getCause(), f.batchId(), f.driverPass());
+            Long batchId = f.batchId() < 0 ? null : f.batchId();
+            Object key = null;
+            String errorClass = f.getCause() instanceof SparkThrowable s ? s.getCondition() : null;
+            if (f.getCause() instanceof ProcessorException p) {
+                batchId = p.batchId() < 0 ? null : p.batchId();
+                key = p.key().orElse(null);
+            }
+            return located(f, ExitCodes.PROCESSOR_FAILED, line, true, batchId, key, errorClass);
+        } else if (failure instanceof LiveRunException e && sparkError(e) != null) {
+            SparkThrowable s = sparkError(e);
+            return new Failure(ExitCodes.PROCESSOR_FAILED, "live Spark: " + oneLine(e.getMessage()) + errorClass(s),
+                    true, null, null, s.getCondition(), null, 0, null, null);
+        } else if (failure instanceof LiveRunException e) {
+            return Failure.of(ExitCodes.INTERNAL, "live Spark run failed: " + oneLine(e.getMessage()), true);
+        } else if (failure instanceof SparkThrowable s) {
+            return new Failure(ExitCodes.PROCESSOR_FAILED, oneLine(failure.getMessage()), true, null, null,
+                    s.getCondition(), null, 0, null, null);
+        }
+        return Failure.of(ExitCodes.INTERNAL, "internal error: " + oneLine(String.valueOf(failure))
+                + "; please report it with the output of --stacktrace", false);
+    }
+
+    private static Failure located(Replay.StepFailure f, int code, String line, boolean traceHint, Long batchId,
+            Object key, String errorClass) {
+        ReplayPlan.Entry entry = f.entry();
+        return new Failure(code, line, traceHint, batchId, key, errorClass, entry == null ? null : entry.file(), 0,
+                entry == null ? null : entry.step().planLine(), f.planWhere());
     }
 
     /** {@code batch 2: handleInputRows threw for key bo: IllegalStateException: no hats [ERROR_CLASS]}. */

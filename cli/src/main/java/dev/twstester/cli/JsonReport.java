@@ -31,7 +31,13 @@ import dev.twstester.io.RunResultJson;
  * {@code --expect} the lines carry {@code "engine":"simulator"}, the other run's batches follow
  * ({@code "engine":"spark"} or {@code "expected"}), and a last line
  * {@code {"comparison":{"left":"simulator","right":"spark","same":true,"differences":[...]}}} ends
- * the output. Nothing else is written to stdout.
+ * the output. Before the first batch, a file without a value in the query's watermark column
+ * on any row is a line {@code {"warning":{"file":"002.jsonl","path":"events/002.jsonl",
+ * "column":"ts","rows":3,"message":"..."}}}. A replay that fails ends with one line
+ * {@code {"failure":{"exitCode":4,"batchId":4,"key":"cy","errorClass":"...","message":"...",
+ * "file":"003.jsonl","path":"...","line":null,"step":"input 003.jsonl at=current","stepFrom":"options"}}}
+ * (members null when not known; {@code line} is the event file's line of an invalid input, exit 3),
+ * and the exit code is the one stderr's line has. Nothing else is written to stdout.
  */
 final class JsonReport<K, I, O> implements Report<K, I, O> {
     private static final ObjectMapper JSON = JsonRows.mapper();
@@ -51,6 +57,32 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
     @Override
     public void start(String queryName, ReplayPlan plan) {
         // no header: every line is a batch
+    }
+
+    @Override
+    public void warning(EventInputs.Warning warning) {
+        ObjectNode line = JSON.createObjectNode();
+        line.putObject("warning").put("file", warning.file().label()).put("path", warning.file().display())
+                .put("column", warning.column()).put("rows", warning.rows())
+                .put("message", warning.message(warning.file().label()));
+        print(line);
+    }
+
+    /** The last line of a failed replay: what {@link Failures#describe} found. */
+    static String failureLine(Failures.Failure f) {
+        ObjectNode line = JSON.createObjectNode();
+        ObjectNode failure = line.putObject("failure");
+        failure.put("exitCode", f.exitCode());
+        failure.put("batchId", f.batchId());
+        failure.set("key", f.key() == null ? failure.nullNode() : RowFormat.any(f.key()));
+        failure.put("errorClass", f.errorClass());
+        failure.put("message", f.message());
+        failure.put("file", f.file() == null ? null : f.file().label());
+        failure.put("path", f.file() == null ? null : f.file().display());
+        failure.put("line", f.line() > 0 ? Integer.valueOf(f.line()) : null);
+        failure.put("step", f.step());
+        failure.put("stepFrom", f.stepFrom());
+        return RowFormat.print(line);
     }
 
     @Override

@@ -78,13 +78,18 @@ final class Replay<K, I, O> {
      */
     int run(boolean live, Path expected) {
         boolean keepRun = live || expected != null;
-        EventInputs<I> inputs = EventInputs.read(plan, RowCodec.of(query.inputEncoder()), err, live,
-                settings.keepRows());
+        EventInputs<I> inputs = EventInputs.read(plan, RowCodec.of(query.inputEncoder()), query.eventTimeColumn(), err,
+                live, settings.keepRows());
+        for (EventInputs.Warning w : inputs.warnings()) {
+            err.println("twstester: " + w.message(w.file().display()));
+        }
+        err.flush();
         progress.println("twstester: replaying " + plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files")
                 + " with " + queryName + " on the simulator");
         progress.flush();
         TwsSimulator<K, I, O> sim = startSimulator(keepRun);
         report.start(queryName, plan);
+        inputs.warnings().forEach(report::warning);
         Map<Long, BatchCause> causes = new HashMap<>();
         Totals totals = new Totals();
         List<ReplayPlan.Entry> steps = plan.steps();
@@ -111,7 +116,7 @@ final class Replay<K, I, O> {
                 if (ran.batches().isEmpty() && step.kind() == ScenarioPlan.Kind.TICK) {
                     report.tickWithoutBatch(step.step().time(), whyNoBatch(sim, running, nextTrigger));
                 } else if (ran.batches().isEmpty() && step.kind() == ScenarioPlan.Kind.ADD) {
-                    report.addWithoutBatch(step.file().name(), lastRows, sim.waitingRows().size(), running
+                    report.addWithoutBatch(step.file().label(), lastRows, sim.waitingRows().size(), running
                             ? "the next trigger runs at " + sim.nextTriggerTime()
                             : "the query is stopped: its start reads them");
                 }
@@ -203,7 +208,7 @@ final class Replay<K, I, O> {
         String where = entry.file() != null ? entry.file().display() : "tick to " + step.time();
         if (step.kind() == ScenarioPlan.Kind.INPUT && step.time() != null && query.triggerIntervalMs() > 0
                 && step.time().isBefore(sim.nextTriggerTime())) {
-            throw CliException.usage(entry.file().name() + " at " + step.time() + " (" + plan.where(entry) + "): no trigger"
+            throw CliException.usage(entry.file().label() + " at " + step.time() + " (" + plan.where(entry) + "): no trigger"
                     + " runs then; with a trigger interval of " + Duration.ofMillis(query.triggerIntervalMs())
                     + " the next one runs at " + sim.nextTriggerTime() + ": give that time or a later one, or"
                     + " at=current for the next trigger");
@@ -218,7 +223,7 @@ final class Replay<K, I, O> {
             // the simulator reports as IllegalArgumentException
             if (e instanceof SparkThrowable || e instanceof NondeterministicBatchException
                     || e instanceof IllegalArgumentException) {
-                throw new StepFailure(where, sim.nextBatchId(), e);
+                throw new StepFailure(where, sim.nextBatchId(), e, "at query start", entry, plan.where(entry));
             }
             throw e;
         }
@@ -238,7 +243,7 @@ final class Replay<K, I, O> {
         } catch (RuntimeException e) {
             if (e instanceof SparkThrowable) {
                 throw new StepFailure("restart before batch " + nextBatchId + " (" + plan.where(entry) + ")", -1,
-                        e, "the new processor's driver-side init/close pass");
+                        e, "the new processor's driver-side init/close pass", entry, plan.where(entry));
             }
             throw e;
         }
@@ -309,17 +314,36 @@ final class Replay<K, I, O> {
         private final String where;
         private final long batchId;
         private final String driverPass;
+        private final transient ReplayPlan.Entry entry;
+        private final String planWhere;
 
         StepFailure(String where, long batchId, Throwable cause) {
-            this(where, batchId, cause, "at query start");
+            this(where, batchId, cause, "at query start", null, null);
         }
 
-        /** {@code driverPass} names a failure outside any batch: at query start, or at a restart. */
-        StepFailure(String where, long batchId, Throwable cause, String driverPass) {
+        /**
+         * {@code driverPass} names a failure outside any batch: at query start, or at a restart;
+         * {@code entry} (or null) is the plan's step that failed, {@code planWhere} where the plan
+         * gives it ({@code scenario.txt:3}, {@code options}).
+         */
+        StepFailure(String where, long batchId, Throwable cause, String driverPass, ReplayPlan.Entry entry,
+                String planWhere) {
             super(where + ": " + cause.getMessage(), cause);
             this.where = where;
             this.batchId = batchId;
             this.driverPass = driverPass;
+            this.entry = entry;
+            this.planWhere = planWhere;
+        }
+
+        /** The plan's step that failed, or null (the driver pass at query start). */
+        ReplayPlan.Entry entry() {
+            return entry;
+        }
+
+        /** Where the plan gives the step ({@code scenario.txt:3}, {@code options}), or null. */
+        String planWhere() {
+            return planWhere;
         }
 
         String driverPass() {

@@ -36,12 +36,18 @@ import picocli.CommandLine.Spec;
         description = {
             "",
             "Each file is one micro-batch, as when it is dropped into the source folder of Spark's JSON file source;"
-                    + " files run in name order, an empty file is an empty batch. A folder stands for its *.jsonl and"
-                    + " *.json files. Lines are parsed with the query's input schema as Spark parses them: one JSON"
+                    + " an empty file is an empty batch. A folder stands for every file in it, whatever its extension,"
+                    + " as for Spark; names Spark skips (starting with _ or ., ending in ._COPYING_), subfolders and a"
+                    + " scenario.txt that is not the plan are skipped with a note. Files run in natural order: numbers"
+                    + " in names compare as numbers (1.jsonl, 2.jsonl, 10.jsonl); names that differ only in leading"
+                    + " zeros (1.jsonl, 01.jsonl) are a usage error. The files of several folders run folder by folder"
+                    + " and are named with their folder (day9/001.jsonl) in labels, JSON lines and --at. Lines are"
+                    + " parsed with the query's input schema as Spark parses them: one JSON"
                     + " object per line, timestamps as ISO-8601 strings (\"2024-05-01T10:00:00Z\"), missing fields and"
                     + " nulls as null, fields not in the schema ignored (with a note on stderr); a line that is not"
                     + " valid for the schema is an error (exit 3) naming the file and line. Every file is read and"
-                    + " checked before the first batch runs; then the replay streams, holding the state and one"
+                    + " checked before the first batch runs; a file whose rows all lack the watermark column (absent or"
+                    + " null on every row) is a warning then. Then the replay streams, holding the state and one"
                     + " file's batch (--live and --expect keep the whole run for their comparison).",
             "",
             "The simulator runs each batch as Spark 4.2.0 does, including the no-data batch after a watermark"
@@ -106,7 +112,8 @@ public final class ReplayCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "<file or folder>",
-            description = "JSON-lines files (one micro-batch each) or folders of *.jsonl / *.json files.")
+            description = "JSON-lines files (one micro-batch each) or folders of them (every file not starting with"
+                    + " _ or .).")
     private List<Path> paths = new ArrayList<>();
 
     @Option(names = "--query", required = true, paramLabel = "<class>[#<method>]",
@@ -121,7 +128,10 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
             description = "text (default): batch by batch for people; json: one JSON object per batch and line"
-                    + " (with --live or --expect then the other run's batches and a last \"comparison\" line).")
+                    + " (with --live or --expect then the other run's batches and a last \"comparison\" line); a file"
+                    + " without the watermark column is a \"warning\" line before the batches, and a run that fails"
+                    + " ends with a \"failure\" line (exitCode, batchId, key, errorClass, message, file, line, step),"
+                    + " with the same exit code.")
     private Format format;
 
     @Option(names = "--show-state",
@@ -187,8 +197,8 @@ public final class ReplayCommand implements Callable<Integer> {
     private Instant start;
 
     @Option(names = "--at", paramLabel = "<file>=<instant>", mapFallbackValue = "",
-            description = "The processing time one file's batch runs at, e.g. --at 002.jsonl=2024-05-01T10:05:00Z;"
-                    + " repeatable.")
+            description = "The processing time one file's batch runs at, e.g. --at 002.jsonl=2024-05-01T10:05:00Z"
+                    + " (with several folders: --at day9/002.jsonl=...); repeatable.")
     private Map<String, String> at = new LinkedHashMap<>();
 
     @Option(names = "--tick", paramLabel = "<instant>", converter = TimeConverters.InstantConverter.class,
@@ -217,8 +227,13 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable e) {
+            Failures.Failure failure = Failures.describe(e);
+            if (format == Format.json) {
+                out.println(JsonReport.failureLine(failure));
+            }
             out.flush();
-            return Failures.report(e, err, stacktrace);
+            Failures.print(failure, e, err, stacktrace);
+            return failure.exitCode();
         } finally {
             out.flush();
             err.flush();
@@ -251,7 +266,8 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " the simulator, or --real-time to compare with Spark's micro-batches");
         }
         Map<String, Instant> times = atTimes();
-        List<EventFile> files = InputFiles.collect(paths);
+        Path planFile = planFile(timeOptions);
+        List<EventFile> files = InputFiles.collect(paths, planFile, noPlan, err);
         QueryLoader loader = new QueryLoader(classpath);
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
@@ -264,7 +280,7 @@ public final class ReplayCommand implements Callable<Integer> {
             if (triggerInterval != null) {
                 q = q.withTrigger(Trigger.ProcessingTime(triggerInterval.toMillis()));
             }
-            ReplayPlan replayPlan = plan(files, times, timeOptions, q, err);
+            ReplayPlan replayPlan = plan(files, planFile, times, q, err);
             return replay(q, loaded.name(), replayPlan, out, err);
         } finally {
             thread.setContextClassLoader(previous);
@@ -292,18 +308,26 @@ public final class ReplayCommand implements Callable<Integer> {
         return modes;
     }
 
-    private ReplayPlan plan(List<EventFile> files, Map<String, Instant> times, boolean timeOptions,
-            TwsQuery<?, ?, ?> q, PrintWriter err) {
-        boolean processingTime = q.timeMode().equals(TimeMode.ProcessingTime());
-        Path planFile = plan;
-        if (planFile == null && !noPlan && paths.size() == 1 && Files.isDirectory(paths.get(0))
+    /** The plan the replay follows: --plan, else the one folder's scenario.txt (unless --no-plan), else null. */
+    private Path planFile(boolean timeOptions) {
+        if (plan != null || noPlan) {
+            return plan;
+        }
+        if (paths.size() == 1 && Files.isDirectory(paths.get(0))
                 && Files.isRegularFile(paths.get(0).resolve(InputFiles.PLAN_NAME))) {
-            planFile = paths.get(0).resolve(InputFiles.PLAN_NAME);
+            Path planFile = paths.get(0).resolve(InputFiles.PLAN_NAME);
             if (timeOptions) {
                 throw CliException.usage(planFile + " gives the times; drop --at, --tick and --batch-interval,"
                         + " or add --no-plan");
             }
+            return planFile;
         }
+        return null;
+    }
+
+    private ReplayPlan plan(List<EventFile> files, Path planFile, Map<String, Instant> times, TwsQuery<?, ?, ?> q,
+            PrintWriter err) {
+        boolean processingTime = q.timeMode().equals(TimeMode.ProcessingTime());
         ReplayPlan result;
         if (planFile != null) {
             result = ReplayPlan.read(planFile, planFile.toString(), files);

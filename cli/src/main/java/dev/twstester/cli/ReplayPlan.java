@@ -74,8 +74,8 @@ record ReplayPlan(List<Entry> steps, String source) {
                 event = byPath.get(file);
                 if (event == null) {
                     throw CliException.invalidInput(display + ":" + step.line() + ": " + (Files.isRegularFile(file)
-                            ? step.file() + " is not one of the event files replayed (*.jsonl, *.json, given in the"
-                                    + " arguments)"
+                            ? step.file() + " is not one of the event files replayed (the files and folders given, without"
+                                    + " names starting with _ or .)"
                             : "no file " + step.file() + " next to the plan"), null);
                 }
                 used.add(event.display());
@@ -85,7 +85,7 @@ record ReplayPlan(List<Entry> steps, String source) {
         for (EventFile f : given) {
             if (!used.contains(f.display())) {
                 throw CliException.invalidInput(display + ": " + f.display() + " is not in the plan; add a line "
-                        + "\"input " + f.name() + " at=current\" or move the file away", null);
+                        + "\"input " + f.label() + " at=current\" or move the file away", null);
             }
         }
         if (steps.isEmpty()) {
@@ -103,24 +103,41 @@ record ReplayPlan(List<Entry> steps, String source) {
      */
     static ReplayPlan fromOptions(List<EventFile> files, Map<String, Instant> at, List<Instant> ticks,
             Duration interval, Instant start) {
+        Map<String, List<EventFile>> byName = new LinkedHashMap<>();
+        files.forEach(f -> byName.computeIfAbsent(f.name(), n -> new ArrayList<>()).add(f));
         Map<String, Instant> times = new LinkedHashMap<>(at);
         List<Entry> inputs = new ArrayList<>();
         for (int k = 0; k < files.size(); k++) {
             EventFile f = files.get(k);
-            Instant time = times.remove(f.display());
-            Instant byName = times.remove(f.name());
-            if (time != null && byName != null && !time.equals(byName)) {
-                throw CliException.usage("--at gives " + f.display() + " two times: " + time + " and " + byName);
+            Instant time = null;
+            String timeFrom = null;
+            List<String> names = new ArrayList<>(List.of(f.display(), f.label()));
+            if (byName.get(f.name()).size() == 1) {
+                names.add(f.name());
+            } else if (times.containsKey(f.name()) && !names.contains(f.name())) {
+                throw CliException.usage("--at " + f.name() + "=...: " + byName.get(f.name()).size() + " files have this"
+                        + " name (" + String.join(", ", byName.get(f.name()).stream().map(EventFile::label).toList())
+                        + "); name one with its folder, like --at " + f.label() + "=...");
             }
-            time = time != null ? time : byName;
+            for (String name : names) {
+                Instant given = times.remove(name);
+                if (given != null && time != null && !given.equals(time)) {
+                    throw CliException.usage("--at gives " + f.label() + " two times: " + timeFrom + "=" + time
+                            + " and " + name + "=" + given);
+                }
+                if (given != null) {
+                    time = given;
+                    timeFrom = name;
+                }
+            }
             if (time == null && interval != null) {
                 time = start.plus(interval.multipliedBy(k + 1L));
             }
-            inputs.add(new Entry(ScenarioPlan.Step.input(f.name(), time), f));
+            inputs.add(new Entry(ScenarioPlan.Step.input(f.label(), time), f));
         }
         if (!times.isEmpty()) {
             throw CliException.usage("--at " + times.keySet().iterator().next() + "=...: no such input file; the files are "
-                    + files.stream().map(EventFile::name).toList());
+                    + files.stream().map(EventFile::label).toList());
         }
         List<Instant> pending = new ArrayList<>(ticks);
         pending.sort(null);
@@ -131,7 +148,7 @@ record ReplayPlan(List<Entry> steps, String source) {
                 steps.add(new Entry(ScenarioPlan.Step.tick(pending.remove(0)), null));
             }
             if (time != null && !pending.isEmpty() && pending.get(0).equals(time)) {
-                throw CliException.usage("--tick " + time + " is also the time of " + e.file().name()
+                throw CliException.usage("--tick " + time + " is also the time of " + e.file().label()
                         + "'s batch; one trigger runs one batch, move the tick or the file");
             }
             steps.add(e);
@@ -156,7 +173,7 @@ record ReplayPlan(List<Entry> steps, String source) {
                 continue;   // the clock carries over
             }
             Instant time = s.time();
-            String what = s.kind() == ScenarioPlan.Kind.INPUT ? e.file().name() : "tick to " + s.time();
+            String what = s.kind() == ScenarioPlan.Kind.INPUT ? e.file().label() : "tick to " + s.time();
             String from = where(e);
             if (time == null) {
                 if (strict) {

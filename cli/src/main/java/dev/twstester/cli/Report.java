@@ -20,6 +20,12 @@ interface Report<K, I, O> {
     /** Before the first batch. */
     void start(String queryName, ReplayPlan plan);
 
+    /**
+     * A file without a value in the watermark column on any row, found before the first batch ran
+     * (and already on stderr); right after {@link #start}.
+     */
+    void warning(EventInputs.Warning warning);
+
     /** One batch the simulator ran; {@code state} (or null) is every key's state after it. */
     void batch(BatchResult<K, I, O> batch, BatchCause cause, StateSnapshot<K> state);
 

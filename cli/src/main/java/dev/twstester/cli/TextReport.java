@@ -99,6 +99,11 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
                 + ". Times in UTC.");
     }
 
+    @Override
+    public void warning(EventInputs.Warning warning) {
+        // on stderr: stdout has the batches
+    }
+
     static String describe(TwsQuery<?, ?, ?> query) {
         String watermark = query.eventTimeColumn()
                 .map(c -> ", watermark on " + c + " with delay " + query.watermarkDelay())
