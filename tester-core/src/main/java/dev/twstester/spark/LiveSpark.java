@@ -13,7 +13,8 @@ import dev.twstester.internal.SparkLogs;
  * The one SparkSession of this JVM that live runs share: local by default, RocksDB state store
  * (transformWithState needs it), UTC session time zone, no UI, and the {@link #FAST_SETTINGS}.
  * Created on first use and stopped when the JVM exits. Each live run gets its own clone of the
- * session (so concurrent runs can differ in {@code spark.sql.shuffle.partitions}).
+ * session (so concurrent runs can differ in {@code spark.sql.shuffle.partitions}). Spark's loggers
+ * log warnings and errors only, unless configured otherwise ({@link SparkLogs}).
  *
  * <pre>{@code
  * SparkSession spark = LiveSpark.session();   // local[2] unless -Dtwstester.spark.master=... is set
