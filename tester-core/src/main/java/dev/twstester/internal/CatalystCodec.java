@@ -51,6 +51,7 @@ final class CatalystCodec<T> extends RowCodec<T> {
     CatalystCodec(Encoder<T> encoder, String reason) {
         super(encoder);
         this.reason = reason;
+        SparkLogs.simulator(); // the analyzer and the code generator log
         this.resolved = (ExpressionEncoder<T>) RESOLVED.computeIfAbsent(encoder, e -> {
             ExpressionEncoder<?> expression = org.apache.spark.sql.catalyst.encoders.package$.MODULE$.encoderFor(e);
             return expression.resolveAndBind(expression.resolveAndBind$default$1(), expression.resolveAndBind$default$2());

@@ -198,6 +198,7 @@ public final class ExternalRows {
 
     /** Spark's {@code nullOnOverflow} of {@code CheckOverflow}: decimals overflow to null unless ANSI mode is on. */
     private static boolean ansiEnabled() {
+        SparkLogs.simulator();
         return SQLConf.get().ansiEnabled();
     }
 

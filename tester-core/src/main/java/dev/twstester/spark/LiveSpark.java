@@ -7,11 +7,14 @@ import java.util.Map;
 
 import org.apache.spark.sql.SparkSession;
 
+import dev.twstester.internal.SparkLogs;
+
 /**
  * The one SparkSession of this JVM that live runs share: local by default, RocksDB state store
  * (transformWithState needs it), UTC session time zone, no UI, and the {@link #FAST_SETTINGS}.
  * Created on first use and stopped when the JVM exits. Each live run gets its own clone of the
- * session (so concurrent runs can differ in {@code spark.sql.shuffle.partitions}).
+ * session (so concurrent runs can differ in {@code spark.sql.shuffle.partitions}). Spark's loggers
+ * log warnings and errors only, unless configured otherwise ({@link SparkLogs}).
  *
  * <pre>{@code
  * SparkSession spark = LiveSpark.session();   // local[2] unless -Dtwstester.spark.master=... is set
@@ -62,6 +65,7 @@ public final class LiveSpark {
     /** The shared session, created on first call, with the {@link #FAST_SETTINGS}. */
     public static synchronized SparkSession session() {
         if (session == null) {
+            SparkLogs.live();
             session = SparkSession.builder()
                     .appName("twstester")
                     .master(System.getProperty(MASTER_PROPERTY, "local[2]"))
@@ -76,8 +80,10 @@ public final class LiveSpark {
                     .config("spark.sql.streaming.checkpointFileManagerClass",
                             "org.apache.spark.sql.execution.streaming.checkpointing.FileSystemBasedCheckpointFileManager")
                     .config("spark.sql.artifact.isolation.enabled", "false")
+                    // no effect: a streaming query runs without adaptive execution whatever this
+                    // says; set, Spark warns twice per query start that it turned it off
+                    .config("spark.sql.adaptive.enabled", "false")
                     .getOrCreate();
-            session.sparkContext().setLogLevel("ERROR");
             // session settings, not the context's: sparkDefaultsSession() runs without them
             FAST_SETTINGS.forEach(session.conf()::set);
             Runtime.getRuntime().addShutdownHook(new Thread(LiveSpark::stop, "twstester-spark-stop"));
@@ -131,6 +137,7 @@ public final class LiveSpark {
      * none is left, instead of falling back to a single batch.
      */
     static SparkSession forRun(SparkSession base, int shufflePartitions) {
+        SparkLogs.live(); // also for a session of the caller's own
         SparkSession run = ((org.apache.spark.sql.classic.SparkSession) base).cloneSession();
         run.conf().set("spark.sql.shuffle.partitions", String.valueOf(shufflePartitions));
         run.conf().set("spark.sql.streaming.triggerAvailableNowWrapper.enabled", "true");

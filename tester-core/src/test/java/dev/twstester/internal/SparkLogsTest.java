@@ -1,0 +1,211 @@
+package dev.twstester.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.apache.logging.log4j.Level;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a user's JVM prints of Spark's logging, with twstester's {@link SparkLogs}: each test starts
+ * a {@link SparkLogsChild} JVM whose class path is this module's classes and dependencies without
+ * the test resources, so that, as in a user's build without a Log4j configuration, Spark would load
+ * its own defaults (INFO, on stderr, after a banner). The child prints its results on stdout;
+ * stderr holds what Spark and Log4j printed.
+ */
+class SparkLogsTest {
+    private static final String SIM_OUTPUT = "bean: [ana=2, bo=1]\n"
+            + "catalyst: [ana=" + java.util.UUID.nameUUIDFromBytes("ana".getBytes(StandardCharsets.UTF_8))
+            + ", bo=" + java.util.UUID.nameUUIDFromBytes("bo".getBytes(StandardCharsets.UTF_8)) + "]\n"
+            + "state encoder: Catalyst (Spark's encoder): value: TransformingEncoder of java.util.UUID through JavaSerializationCodec\n";
+    /** A line of Spark's default layout, {@code %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n}. */
+    private static final Pattern SPARK_LINE = Pattern.compile("^\\d\\d/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d (\\w+) \\S+: .*");
+    private static final String BANNER = "Using Spark's default log4j profile: org/apache/spark/log4j2-defaults.properties";
+
+    @Test
+    void aSimulatorRunPrintsNothingOfSparksLogging(@TempDir Path dir) {
+        Child run = child(dir, List.of(), "sim");
+        assertThat(run.stdout).isEqualTo(SIM_OUTPUT);
+        assertThat(run.stderr).isEmpty();
+    }
+
+    @Test
+    void theSwitchBringsSparksLoggingBackInTheSimulator(@TempDir Path dir) {
+        Child run = child(dir, List.of("-Dtwstester.sparkLogs=info"), "sim");
+        assertThat(run.stdout).isEqualTo(SIM_OUTPUT);
+        assertThat(run.stderr).startsWith(BANNER + "\n");
+        assertThat(run.stderr.lines()).anyMatch(l -> SPARK_LINE.matcher(l).matches()
+                && l.contains(" INFO CodeGenerator: Code generated in "));
+    }
+
+    @Test
+    void loggersTheUserConfiguredKeepTheirLevelsAndTheRootIsNotTouched(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("log4j2.properties");
+        Files.writeString(config, String.join("\n",
+                "rootLogger.level = info",
+                "rootLogger.appenderRef.console.ref = console",
+                "appender.console.type = Console",
+                "appender.console.name = console",
+                "appender.console.target = SYSTEM_ERR",
+                "appender.console.layout.type = PatternLayout",
+                "appender.console.layout.pattern = USER %p %c: %m%n",
+                "logger.codegen.name = org.apache.spark.sql.catalyst.expressions.codegen.CodeGenerator",
+                "logger.codegen.level = info",
+                ""));
+        Child run = child(dir, List.of("-Dlog4j2.configurationFile=" + config), "sim", "user");
+        assertThat(run.stdout).isEqualTo(SIM_OUTPUT);
+        List<String> lines = run.stderr.lines().toList();
+        assertThat(lines).as(run.stderr)
+                .contains("USER INFO user.app: the application's own INFO line")
+                .anyMatch(l -> l.startsWith("USER INFO org.apache.spark.sql.catalyst.expressions.codegen.CodeGenerator: "
+                        + "Code generated in "))
+                .allMatch(l -> l.startsWith("USER INFO org.apache.spark.sql.catalyst.expressions.codegen.CodeGenerator: ")
+                        || l.equals("USER INFO user.app: the application's own INFO line"));
+    }
+
+    @Test
+    void spark_sLoggersAreAtErrorForTheSimulatorAndWarnOnceALiveRunStarted(@TempDir Path dir) {
+        Child run = child(dir, List.of(), "levels");
+        // Spark's defaults (root INFO) loaded silently; a simulator after a live run stays at WARN
+        assertThat(run.stdout).isEqualTo("levels: ERROR WARN WARN; netty WARN; root INFO\n");
+        assertThat(run.stderr).isEmpty();
+
+        Child debug = child(dir, List.of("-Dtwstester.sparkLogs=DEBUG"), "levels");
+        assertThat(debug.stdout).isEqualTo("levels: DEBUG DEBUG DEBUG; netty DEBUG; root INFO\n");
+        assertThat(debug.stderr).isEqualTo(BANNER + "\n");
+    }
+
+    @Test
+    void aValueThatIsNeitherQuietNorALevelSaysWhatToUse() {
+        String before = System.getProperty(SparkLogs.PROPERTY);
+        try {
+            System.setProperty(SparkLogs.PROPERTY, "loud");
+            assertThatThrownBy(SparkLogs::requested).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("-Dtwstester.sparkLogs=loud is neither \"quiet\" (the default: Spark's loggers at ERROR"
+                            + " in the simulator, WARN in live runs) nor a log level; use e.g. -Dtwstester.sparkLogs=info"
+                            + " to see Spark's logging as Spark configures it");
+            System.setProperty(SparkLogs.PROPERTY, " Quiet ");
+            assertThat(SparkLogs.requested()).isNull();
+            System.setProperty(SparkLogs.PROPERTY, "warn");
+            assertThat(SparkLogs.requested()).isEqualTo(Level.WARN);
+            System.clearProperty(SparkLogs.PROPERTY);
+            assertThat(SparkLogs.requested()).isNull();
+        } finally {
+            if (before == null) {
+                System.clearProperty(SparkLogs.PROPERTY);
+            } else {
+                System.setProperty(SparkLogs.PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
+    @Tag("live")
+    void aLiveRunPrintsWarningsAndErrorsOnlyAndTheSwitchBringsSparksInfoBack(@TempDir Path dir) {
+        Child run = child(dir, List.of(), "live");
+        assertThat(run.stdout).isEqualTo("live: [ana=2, bo=1]\n");
+        assertThat(run.stderr).doesNotContain(BANNER).doesNotContain(" INFO ");
+        // Spark's warnings stay (e.g. "Disabling AQE since AQE is not supported in stateful workloads")
+        assertThat(run.stderr.lines().filter(l -> SPARK_LINE.matcher(l).matches()))
+                .as(run.stderr)
+                .isNotEmpty()
+                .allMatch(l -> l.contains(" WARN ") || l.contains(" ERROR "));
+
+        Child loud = child(dir, List.of("-Dtwstester.sparkLogs=info"), "live");
+        assertThat(loud.stdout).isEqualTo("live: [ana=2, bo=1]\n");
+        assertThat(loud.stderr).startsWith(BANNER + "\n");
+        assertThat(loud.stderr.lines()).anyMatch(l -> SPARK_LINE.matcher(l).matches()
+                && l.contains(" INFO SparkContext: Running Spark version "));
+        // the session's start no longer turns Spark's logging to ERROR: its INFO lines go on to the query
+        assertThat(loud.stderr.lines()).anyMatch(l -> SPARK_LINE.matcher(l).matches()
+                && l.contains(" INFO MicroBatchExecution: "));
+    }
+
+    private record Child(String stdout, String stderr) {}
+
+    /**
+     * Runs {@link SparkLogsChild} with {@code modes} in a JVM whose class path is this module's
+     * dependencies and main classes, plus a folder holding only the child's classes (copied from the
+     * test classes, whose {@code log4j2-test.properties} stays out).
+     */
+    private static Child child(Path dir, List<String> properties, String... modes) {
+        try {
+            Path testClasses = Path.of(SparkLogsChild.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path childClasses = Files.createTempDirectory(dir, "child");
+            Path pkg = Path.of("dev", "twstester", "internal");
+            Files.createDirectories(childClasses.resolve(pkg));
+            try (Stream<Path> files = Files.list(testClasses.resolve(pkg))) {
+                for (Path f : files.filter(f -> f.getFileName().toString().startsWith("SparkLogsChild")).toList()) {
+                    Files.copy(f, childClasses.resolve(pkg).resolve(f.getFileName()));
+                }
+            }
+            List<String> classPath = new ArrayList<>();
+            classPath.add(childClasses.toString());
+            for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+                if (!entry.isEmpty() && !Path.of(entry).toAbsolutePath().equals(testClasses.toAbsolutePath())) {
+                    classPath.add(entry);
+                }
+            }
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                // Spark's flags; not the incubator module, whose JVM warning is no business of this test
+                if ((argument.startsWith("--add-") && !argument.contains("jdk.incubator"))
+                        || argument.startsWith("-XX:+IgnoreUnrecognized") || argument.startsWith("-Dio.netty")) {
+                    command.add(argument);
+                }
+            }
+            command.add("-Xmx1g");
+            command.addAll(properties);
+            command.add("-cp");
+            command.add(String.join(java.io.File.pathSeparator, classPath));
+            command.add(SparkLogsChild.class.getName());
+            command.addAll(List.of(modes));
+            Process process = new ProcessBuilder(command).start();
+            CompletableFuture<String> out = drain(process.getInputStream());
+            CompletableFuture<String> err = drain(process.getErrorStream());
+            if (!process.waitFor(300, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("the child JVM " + List.of(modes) + " did not end within 300 s");
+            }
+            Child child = new Child(out.join(), err.join());
+            assertThat(process.exitValue()).as("exit code of the child JVM; stdout:\n%s\nstderr:\n%s", child.stdout,
+                    child.stderr).isZero();
+            return child;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static CompletableFuture<String> drain(InputStream in) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (in) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+}
