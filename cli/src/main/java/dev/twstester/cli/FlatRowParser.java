@@ -229,8 +229,12 @@ final class FlatRowParser {
             case TIMESTAMP:
                 if (t == JsonToken.VALUE_NUMBER_INT) {
                     JsonParser.NumberType seconds = p.getNumberType();
-                    return seconds == JsonParser.NumberType.INT || seconds == JsonParser.NumberType.LONG
-                            ? SparkTimes.toJavaTimestamp(p.getLongValue() * 1_000_000L) : null;
+                    if (seconds != JsonParser.NumberType.INT && seconds != JsonParser.NumberType.LONG) {
+                        return null;
+                    }
+                    long s = p.getLongValue();
+                    return s < SparkJsonRows.FIRST_YEAR_SECONDS || s > SparkJsonRows.LAST_YEAR_SECONDS ? null
+                            : SparkTimes.toJavaTimestamp(s * 1_000_000L);
                 }
                 if (t != JsonToken.VALUE_STRING || p.getTextLength() < 1) {
                     return null;

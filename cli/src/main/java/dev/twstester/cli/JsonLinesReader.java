@@ -155,6 +155,12 @@ final class JsonLinesReader<I> {
                 notes.println(at + "note: " + message + "; Spark's JSON source ignores it, so does this replay");
             }
         }
+        for (String note : result.notes()) {
+            // once per field and file: "field "ts": ..."
+            if (noted.add("\0" + note.substring(0, Math.max(0, note.indexOf("\": ") + 1)))) {
+                notes.println(at + "note: " + note);
+            }
+        }
         if (result.trailingText()) {
             notes.println(at + "warning: text after the JSON value is ignored, as Spark's JSON source ignores it;"
                     + " write one JSON object per line");

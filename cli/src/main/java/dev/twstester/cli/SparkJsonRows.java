@@ -71,6 +71,9 @@ final class SparkJsonRows {
 
     private static final SparkDateTimeUtils TIMES = SparkDateTimeUtils$.MODULE$;
     private static final UTF8String GMT = UTF8String.fromString("GMT");
+    /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in seconds: integer timestamps outside get a note. */
+    static final long FIRST_YEAR_SECONDS = -62135596800L;
+    static final long LAST_YEAR_SECONDS = 253402300799L;
 
     /** A factory with the features of Spark's {@code JSONOptions.buildJsonFactory()} at its defaults. */
     static JsonFactory sparkFactory() {
@@ -88,7 +91,8 @@ final class SparkJsonRows {
     }
 
     /** The rows of one line, and the fields Spark read as null because it could not convert their values. */
-    record Result(List<Row> rows, List<String> problems, List<String> unknownFields, boolean trailingText) {}
+    record Result(List<Row> rows, List<String> problems, List<String> unknownFields, List<String> notes,
+            boolean trailingText) {}
 
     /** A line Spark's PERMISSIVE mode reads as a row of nulls: not JSON, or not an object. */
     static final class Unreadable extends Exception {
@@ -123,6 +127,7 @@ final class SparkJsonRows {
         final String text;
         final List<String> problems = new ArrayList<>(0);
         final List<String> unknown = new ArrayList<>(0);
+        final List<String> notes = new ArrayList<>(0);
 
         Context(String text) {
             this.text = text;
@@ -177,7 +182,7 @@ final class SparkJsonRows {
         try (JsonParser p = factory.createParser(line)) {
             JsonToken first = p.nextToken();
             if (first == null) {
-                return new Result(List.of(), List.of(), List.of(), false);
+                return new Result(List.of(), List.of(), List.of(), List.of(), false);
             }
             try {
                 if (first == JsonToken.START_OBJECT) {
@@ -218,9 +223,9 @@ final class SparkJsonRows {
             return new Result(List.of(RowFactory.create(new Object[schema.fields().length])),
                     List.of("the whole line: " + JsonLinesReader.oneLine(e.getMessage()).replaceAll(
                             "\\s*at \\[Source: [^\\]]*\\]", "") + "; Spark reads a row of nulls"),
-                    context.unknown, false);
+                    context.unknown, context.notes, false);
         }
-        return new Result(rows, context.problems, context.unknown, trailing);
+        return new Result(rows, context.problems, context.unknown, context.notes, trailing);
     }
 
     private boolean isJsonObjectOrArray(String line) {
@@ -387,6 +392,11 @@ final class SparkJsonRows {
                         seconds = p.getLongValue();
                     } catch (IOException e) {
                         throw new Failure(p.getText() + " is out of the range of bigint seconds");
+                    }
+                    if (seconds < FIRST_YEAR_SECONDS || seconds > LAST_YEAR_SECONDS) {
+                        c.notes.add("field \"" + path + "\": " + seconds + " is read as seconds since the epoch, as Spark"
+                                + " reads a JSON integer for a timestamp (" + SparkTimes.toJavaTimestamp(seconds * 1_000_000L)
+                                        .toInstant() + "); if it is milliseconds, write seconds or an ISO-8601 string");
                     }
                     return SparkTimes.toJavaTimestamp(seconds * 1_000_000L);
                 }

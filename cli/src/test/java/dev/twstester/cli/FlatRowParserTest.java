@@ -37,7 +37,8 @@ class FlatRowParserTest {
     /** The exact way's row, or null when it gives no single clean row (then the quick way must not take the line). */
     private static Row exact(String line) throws SparkJsonRows.Unreadable {
         SparkJsonRows.Result r = EXACT.parse(line);
-        return r.rows().size() == 1 && r.problems().isEmpty() && r.unknownFields().isEmpty() && !r.trailingText()
+        return r.rows().size() == 1 && r.problems().isEmpty() && r.unknownFields().isEmpty() && r.notes().isEmpty()
+                && !r.trailingText()
                 ? r.rows().get(0) : null;
     }
 
@@ -176,8 +177,13 @@ class FlatRowParserTest {
                 .isEqualTo(RowFactory.create(null, null, null, null, 1, null, null, null, null, tenOClock));
         assertThat(flat.parse("{\"i\":1,\"ts\":1714557600}"))
                 .isEqualTo(RowFactory.create(null, null, null, null, 1, null, null, null, null, tenOClock));
-        assertThat(flat.parse("{\"i\":1,\"ts\":1714557600000}").getTimestamp(9).toInstant())
+        assertThat(flat.parse("{\"i\":1,\"ts\":1714557600000}")).as("left to the exact way, for its note").isNull();
+        SparkJsonRows.Result millis = EXACT.parse("{\"i\":1,\"ts\":1714557600000}");
+        assertThat(millis.rows().get(0).getTimestamp(9).toInstant())
                 .as("a JSON integer is seconds, in Spark").isEqualTo(java.time.Instant.parse("+56302-03-03T16:00:00Z"));
+        assertThat(millis.notes()).containsExactly("field \"ts\": 1714557600000 is read as seconds since the epoch, as"
+                + " Spark reads a JSON integer for a timestamp (+56302-03-03T16:00:00Z); if it is milliseconds, write"
+                + " seconds or an ISO-8601 string");
         assertThat(flat.parse("{\"i\":1,\"s\":123}")).as("left to the exact way").isNull();
         assertThat(exact("{\"i\":1,\"s\":123}"))
                 .isEqualTo(RowFactory.create("123", null, null, null, 1, null, null, null, null, null));
