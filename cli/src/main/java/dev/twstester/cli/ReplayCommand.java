@@ -37,10 +37,14 @@ import picocli.CommandLine.Spec;
             "",
             "Each file is one micro-batch, as when it is dropped into the source folder of Spark's JSON file source;"
                     + " files run in name order, an empty file is an empty batch. A folder stands for its *.jsonl and"
-                    + " *.json files. Lines are parsed with the query's input schema as Spark parses them: one JSON"
-                    + " object per line, timestamps as ISO-8601 strings (\"2024-05-01T10:00:00Z\"), missing fields and"
-                    + " nulls as null, fields not in the schema ignored (with a note on stderr); a line that is not"
-                    + " valid for the schema is an error (exit 3) naming the file and line. Every file is read and"
+                    + " *.json files. Lines are read with the query's input schema as Spark's JSON source reads them"
+                    + " (default options, time zone UTC): one JSON object (or array of objects) per line; timestamps as"
+                    + " strings Spark casts (\"2024-05-01T10:00:00Z\", \"2024-05-01 10:00:00\") or integer seconds;"
+                    + " any JSON value for a string column, as its JSON text; missing fields and nulls as null. Where"
+                    + " Spark would lose data quietly this says so on stderr, naming file, line and field: a value Spark"
+                    + " cannot convert is null (as in Spark) with a warning, a field not in the schema is ignored with"
+                    + " a note. A line that is not a JSON object (Spark: a row of nulls) is an error (exit 3) naming"
+                    + " the file and line. Every file is read and"
                     + " checked before the first batch runs; then the replay streams, holding the state and one"
                     + " file's batch (--live and --expect keep the whole run for their comparison).",
             "",

@@ -107,6 +107,32 @@ class SparkJsonRowsTest {
     }
 
     @Test
+    void whatJsonRowsWritesIsReadBackAsTheSameRow() throws Exception {
+        StructType schema = SparkJsonDifferentialTest.FLAT.add("nested", SparkJsonDifferentialTest.NESTED);
+        SparkJsonRows reader = SparkJsonRows.forSchema(schema);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        String[] instants = {"2024-05-01T10:00:00.123456Z", "1970-01-01T00:00:00Z", "1900-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999Z", "2000-02-29T12:00:00Z"};
+        for (int n = 0; n < 200; n++) {
+            Row nested = RowFactory.create("id" + n, scala.jdk.javaapi.CollectionConverters.asScala(List.of("a", "b")).toSeq(),
+                    scala.collection.immutable.Map$.MODULE$.from(scala.jdk.javaapi.CollectionConverters.asScala(
+                            java.util.Map.of("k", n))), RowFactory.create(n, null, RowFactory.create("v")),
+                    scala.jdk.javaapi.CollectionConverters.asScala(List.of(RowFactory.create((long) n))).toSeq());
+            Row row = RowFactory.create("s" + random.nextInt(), random.nextBoolean(), (byte) random.nextInt(256),
+                    (short) random.nextInt(), random.nextInt(), random.nextLong(),
+                    random.nextInt(5) == 0 ? Float.NaN : (float) random.nextDouble(),
+                    random.nextInt(5) == 0 ? Double.NEGATIVE_INFINITY : random.nextDouble() * 1e10,
+                    BigDecimal.valueOf(random.nextInt(99999), 2), java.sql.Date.valueOf("2024-05-0" + (1 + random.nextInt(9))),
+                    Timestamp.from(Instant.parse(instants[random.nextInt(instants.length)])),
+                    new byte[] {(byte) random.nextInt(), 0, -1}, nested);
+            String json = dev.twstester.io.JsonRows.toJson(row, schema).toString();
+            SparkJsonRows.Result back = reader.parse(json);
+            assertThat(back.problems()).as(json).isEmpty();
+            assertThat(back.rows()).as(json).containsExactly(row);
+        }
+    }
+
+    @Test
     void linesSparkReadsAsRowsOfNullsAreUnreadable() {
         for (String line : List.of("{\"s\": ", "5", "\"x\"", "null", "[1]", "[null]", "{\"s\": \"x\",}")) {
             assertThatThrownBy(() -> READER.parse(line)).as(line).isInstanceOf(SparkJsonRows.Unreadable.class);
