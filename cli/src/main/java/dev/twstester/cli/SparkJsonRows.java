@@ -221,8 +221,8 @@ final class SparkJsonRows {
             // valid JSON that Jackson fails on midway (an invalid base64 value leaves the parser inside
             // the string): Spark's PERMISSIVE mode reads a row of nulls, and so do we, with a warning
             return new Result(List.of(RowFactory.create(new Object[schema.fields().length])),
-                    List.of("the whole line: " + JsonLinesReader.oneLine(e.getMessage()).replaceAll(
-                            "\\s*at \\[Source: [^\\]]*\\]", "") + "; Spark reads a row of nulls"),
+                    List.of("every field (Jackson stops inside the line: " + JsonLinesReader.oneLine(e.getMessage())
+                            .replaceAll("\\s*at \\[Source: [^\\]]*\\]", "").replaceAll(" \\(start marker\\)", "") + ")"),
                     context.unknown, context.notes, false);
         }
         return new Result(rows, context.problems, context.unknown, context.notes, trailing);
@@ -411,7 +411,9 @@ final class SparkJsonRows {
                     try {
                         return p.getBinaryValue();
                     } catch (IOException e) {
-                        throw new Failure("cannot read " + text(p, t) + " as base64 binary");
+                        // not p.getText() first: that would change where Jackson stops, as Spark's parser does not
+                        throw new Failure("not valid base64 for binary: " + JsonLinesReader.oneLine(e.getMessage())
+                                .replaceAll("\\s*at \\[Source: [^\\]]*\\]", ""));
                     }
                 }
                 throw cannotConvert(p, t, type);

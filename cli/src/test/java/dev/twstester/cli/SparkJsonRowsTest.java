@@ -133,6 +133,18 @@ class SparkJsonRowsTest {
     }
 
     @Test
+    void aBase64ValueThatStopsJacksonMidwayIsARowOfNullsWithAWarning() throws Exception {
+        SparkJsonRows reader = SparkJsonRows.forSchema(new StructType().add("s", "string").add("bin", "binary"));
+        SparkJsonRows.Result r = reader.parse("{\"s\": \"x\", \"bin\": \"A\", \"i\": 1}");
+        assertThat(r.rows()).containsExactly(RowFactory.create(null, null));
+        assertThat(r.problems()).containsExactly("every field (Jackson stops inside the line: Unexpected character"
+                + " ('i' (code 105)): was expecting comma to separate Object entries)");
+        SparkJsonRows.Result padding = reader.parse("{\"s\": \"x\", \"bin\": \"AQ\"}");
+        assertThat(padding.rows()).containsExactly(RowFactory.create("x", null));
+        assertThat(padding.problems()).hasSize(1).allMatch(p -> p.startsWith("field \"bin\": not valid base64 for binary: "));
+    }
+
+    @Test
     void linesSparkReadsAsRowsOfNullsAreUnreadable() {
         for (String line : List.of("{\"s\": ", "5", "\"x\"", "null", "[1]", "[null]", "{\"s\": \"x\",}")) {
             assertThatThrownBy(() -> READER.parse(line)).as(line).isInstanceOf(SparkJsonRows.Unreadable.class);
