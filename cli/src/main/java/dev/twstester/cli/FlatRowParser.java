@@ -2,11 +2,6 @@ package dev.twstester.cli;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -18,7 +13,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
-import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.DoubleType;
@@ -30,25 +24,30 @@ import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampType;
-import org.apache.spark.sql.types.VarcharType;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.base.ParserBase;
 
-import dev.twstester.io.JsonRows;
+import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils;
+import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
+
+import dev.twstester.internal.SparkTimes;
 
 /**
- * The quick way from a JSON line to the row {@link JsonRows#fromJson} makes of it, for flat schemas
- * of strings, booleans, whole numbers, floating-point numbers, dates and timestamps: Jackson's
- * tokens straight into the row's values, without a JSON tree. It takes only lines it is sure
- * about (every field known and given once, values of the field's JSON type and range, nothing
+ * The quick way from a JSON line to the row {@link SparkJsonRows} (Spark's JSON source rules) makes
+ * of it, for flat schemas of strings, booleans, whole numbers, floating-point numbers, dates and
+ * timestamps: Jackson's tokens straight into the row's values, in one pass of one parser over a
+ * whole file. It takes only lines it is sure about (every field known and given once, each value
+ * one Spark converts without a problem: a string for a string, an integer in range for a whole
+ * number, a date or timestamp string Spark reads, an integer of seconds for a timestamp; nothing
  * after the object) and returns null for anything else, which then goes the exact way
- * ({@code ObjectMapper.readTree}, {@code JsonRows.fromJson}) with its errors and notes. Floating
- * point numbers are read as decimals and converted, as the mapper's {@code USE_BIG_DECIMAL_FOR_FLOATS} does.
+ * ({@link SparkJsonRows}, line by line) with its warnings, notes and errors.
  */
 final class FlatRowParser {
+    private static final SparkDateTimeUtils TIMES = SparkDateTimeUtils$.MODULE$;
+
     private enum Kind { STRING, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP }
 
     private final JsonFactory factory;
@@ -84,7 +83,7 @@ final class FlatRowParser {
     }
 
     private static Kind kind(DataType type) {
-        if (type instanceof StringType || type instanceof CharType || type instanceof VarcharType) {
+        if (type instanceof StringType) {
             return Kind.STRING;
         } else if (type instanceof BooleanType) {
             return Kind.BOOLEAN;
@@ -192,7 +191,7 @@ final class FlatRowParser {
         return RowFactory.create(values);
     }
 
-    /** The value of the current token as {@code JsonRows} reads it for {@code kind}, or null if not sure. */
+    /** The value of the current token as Spark reads it for {@code kind}, or null if not sure. */
     private static Object value(JsonParser p, JsonToken t, Kind kind) throws IOException {
         switch (kind) {
             case STRING:
@@ -218,30 +217,30 @@ final class FlatRowParser {
                     default -> (Object) v;
                 };
             case FLOAT:
+                return t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT ? (Object) p.getFloatValue() : null;
             case DOUBLE:
-                if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
-                    return null;
-                }
-                BigDecimal d = p.getDecimalValue();
-                return kind == Kind.FLOAT ? (Object) d.floatValue() : (Object) d.doubleValue();
+                return t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT ? (Object) p.getDoubleValue() : null;
             case DATE:
-                if (t != JsonToken.VALUE_STRING) {
+                if (t != JsonToken.VALUE_STRING || p.getTextLength() < 1) {
                     return null;
                 }
-                try {
-                    return java.sql.Date.valueOf(LocalDate.parse(p.getText()));
-                } catch (DateTimeParseException e) {
-                    return null;
-                }
+                Integer days = SparkJsonRows.dateDays(p.getText());
+                return days == null ? null : TIMES.toJavaDate(days);
             case TIMESTAMP:
-                if (t != JsonToken.VALUE_STRING) {
+                if (t == JsonToken.VALUE_NUMBER_INT) {
+                    JsonParser.NumberType seconds = p.getNumberType();
+                    if (seconds != JsonParser.NumberType.INT && seconds != JsonParser.NumberType.LONG) {
+                        return null;
+                    }
+                    long s = p.getLongValue();
+                    return s < SparkJsonRows.FIRST_YEAR_SECONDS || s > SparkJsonRows.LAST_YEAR_SECONDS ? null
+                            : SparkTimes.toJavaTimestamp(s * 1_000_000L);
+                }
+                if (t != JsonToken.VALUE_STRING || p.getTextLength() < 1) {
                     return null;
                 }
-                try {
-                    return java.sql.Timestamp.from(DateTimeFormatter.ISO_INSTANT.parse(p.getText(), Instant::from));
-                } catch (DateTimeParseException | ArithmeticException e) {
-                    return null;
-                }
+                Long micros = SparkJsonRows.timestampMicros(p.getText());
+                return micros == null ? null : SparkTimes.toJavaTimestamp(micros);
             default:
                 return null;
         }

@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
@@ -26,27 +27,45 @@ import dev.twstester.io.JsonRows;
 
 /**
  * Reads a JSON-lines file into input objects the way Spark's JSON file source reads it with the
- * query's input schema: one object per line, blank lines skipped, missing fields and nulls read as
- * null, fields not in the schema ignored (with a note on stderr), then the input encoder makes the
- * objects. Stricter than Spark's default PERMISSIVE mode, which turns a malformed line into a row
- * of nulls: here it is an error naming the file and line.
+ * query's input schema ({@code spark.read().schema(schema).json(path)}, default options, session
+ * time zone UTC): see {@link SparkJsonRows} for the rules. Then the input encoder makes the objects.
+ * Where Spark's PERMISSIVE mode quietly loses data, this says so on stderr instead, naming file,
+ * line and field: a value Spark cannot convert is read as null (as Spark does) with a warning;
+ * a field not in the schema is ignored with a note (once per field and file); text after the
+ * line's JSON value is ignored with a warning. A line that is not JSON, or not an object (which
+ * Spark would read as a row of nulls) is an error naming the file and line. Schemas with types
+ * outside {@link SparkJsonRows#supported} (intervals, time, timestamp_ntz, maps with non-string
+ * keys) are read by {@link JsonRows#fromJson}'s stricter rules, as before.
  *
  * @param <I> input row type
  */
 final class JsonLinesReader<I> {
     private static final ObjectMapper JSON = JsonRows.mapper();
 
-    private final RowCodec<I> codec;
+    private final Function<Row, I> make;
+    private final String typeName;
     private final StructType schema;
     private final PrintWriter notes;
+    /** Warnings shown per file before they are only counted. */
+    static final int WARNINGS_SHOWN = 10;
+
     /** The quick way for lines of flat schemas, or null. */
     private final FlatRowParser flat;
+    /** Spark's rules, or null for a schema they do not cover (then JsonRows reads it). */
+    private final SparkJsonRows spark;
 
     JsonLinesReader(RowCodec<I> codec, PrintWriter notes) {
-        this.codec = codec;
-        this.schema = codec.schema();
+        this(codec.schema(), codec::fromExternalRow, RowFormat.typeName(codec.encoder()), notes);
+    }
+
+    /** A reader of rows of {@code schema}, each made into an object by {@code make} (named {@code typeName} in errors). */
+    JsonLinesReader(StructType schema, Function<Row, I> make, String typeName, PrintWriter notes) {
+        this.make = make;
+        this.typeName = typeName;
+        this.schema = schema;
         this.notes = notes;
-        this.flat = FlatRowParser.forSchema(JSON.getFactory(), schema);
+        this.spark = SparkJsonRows.forSchema(schema);
+        this.flat = spark == null ? null : FlatRowParser.forSchema(spark.factory(), schema);
     }
 
     /**
@@ -57,7 +76,7 @@ final class JsonLinesReader<I> {
     List<I> read(EventFile file) {
         if (flat != null) {
             try (BufferedReader in = Files.newBufferedReader(file.path(), StandardCharsets.UTF_8)) {
-                List<I> quick = flat.parseAll(in, codec::fromExternalRow);
+                List<I> quick = flat.parseAll(in, make);
                 if (quick != null) {
                     return quick;
                 }
@@ -67,6 +86,7 @@ final class JsonLinesReader<I> {
         }
         List<I> rows = new ArrayList<>();
         Set<String> noted = new LinkedHashSet<>();
+        int[] warnings = new int[1];
         try (BufferedReader in = Files.newBufferedReader(file.path(), StandardCharsets.UTF_8)) {
             String line;
             int number = 0;
@@ -76,8 +96,12 @@ final class JsonLinesReader<I> {
                     line = line.substring(1);
                 }
                 if (!line.isBlank()) {
-                    rows.add(row(file, number, line, noted));
+                    rows(file, number, line, noted, warnings, rows);
                 }
+            }
+            if (warnings[0] > WARNINGS_SHOWN) {
+                notes.println(file.display() + ": warning: " + (warnings[0] - WARNINGS_SHOWN)
+                        + " more values Spark's JSON source cannot read were read as null (not shown)");
             }
         } catch (CharacterCodingException e) {
             throw CliException.invalidInput(file.display() + ": not UTF-8 text; save the file as UTF-8", e);
@@ -87,14 +111,69 @@ final class JsonLinesReader<I> {
         return rows;
     }
 
-    private I row(EventFile file, int line, String text, Set<String> noted) {
+    private void rows(EventFile file, int line, String text, Set<String> noted, int[] warnings, List<I> out) {
         Row quick = flat == null ? null : flat.parse(text);
-        Row row = quick != null ? quick : treeRow(file, line, text, noted);
+        if (quick != null) {
+            out.add(object(file, line, quick));
+        } else if (spark == null) {
+            out.add(object(file, line, treeRow(file, line, text, noted)));
+        } else {
+            for (Row row : sparkRows(file, line, text, noted, warnings)) {
+                out.add(object(file, line, row));
+            }
+        }
+    }
+
+    /** Spark's rows of a line, with its warnings and notes. */
+    private List<Row> sparkRows(EventFile file, int line, String text, Set<String> noted, int[] warnings) {
+        String at = file.display() + ":" + line + ": ";
+        SparkJsonRows.Result result;
         try {
-            return codec.fromExternalRow(row);
+            result = spark.parse(text);
+        } catch (SparkJsonRows.Unreadable e) {
+            String problem;
+            if (e.getCause() instanceof JsonProcessingException j) {
+                String column = j.getLocation() == null ? "" : " at column " + j.getLocation().getColumnNr();
+                problem = "not valid JSON" + column + ": " + oneLine(j.getOriginalMessage())
+                        .replaceAll(" \\(start marker at \\[Source: [^\\]]*\\]\\)", "");
+            } else {
+                problem = oneLine(e.getMessage());
+            }
+            throw CliException.invalidInput(at + problem + " (Spark's JSON source would read a row of nulls); write"
+                    + " one JSON object per line, like " + example(), e);
+        }
+        for (String problem : result.problems()) {
+            if (++warnings[0] <= WARNINGS_SHOWN) {
+                notes.println(at + "warning: " + problem + "; Spark's JSON source reads it as null, so does this"
+                        + " replay");
+            }
+        }
+        for (String name : result.unknownFields()) {
+            if (noted.add(name)) {
+                String message = name.contains(".") || name.contains("[") ? "field \"" + name + "\" is not in the schema"
+                        : unknownField(name);
+                notes.println(at + "note: " + message + "; Spark's JSON source ignores it, so does this replay");
+            }
+        }
+        for (String note : result.notes()) {
+            // once per field and file: "field "ts": ..."
+            if (noted.add("\0" + note.substring(0, Math.max(0, note.indexOf("\": ") + 1)))) {
+                notes.println(at + "note: " + note);
+            }
+        }
+        if (result.trailingText()) {
+            notes.println(at + "warning: text after the JSON value is ignored, as Spark's JSON source ignores it;"
+                    + " write one JSON object per line");
+        }
+        return result.rows();
+    }
+
+    private I object(EventFile file, int line, Row row) {
+        try {
+            return make.apply(row);
         } catch (RuntimeException e) {
             throw CliException.invalidInput(file.display() + ":" + line + ": cannot make a "
-                    + RowFormat.typeName(codec.encoder()) + " of this row: " + oneLine(String.valueOf(e.getMessage()))
+                    + typeName + " of this row: " + oneLine(String.valueOf(e.getMessage()))
                     + "; give every field the query needs a value", e);
         }
     }
@@ -134,7 +213,7 @@ final class JsonLinesReader<I> {
                 }
                 known.remove(name);
                 if (noted.add(name)) {
-                    notes.println(at + "note: " + unknownField(json, name) + "; Spark's JSON source ignores it, so does"
+                    notes.println(at + "note: " + unknownField(name) + "; Spark's JSON source ignores it, so does"
                             + " this replay");
                 }
             }
@@ -143,9 +222,9 @@ final class JsonLinesReader<I> {
     }
 
     /** JsonRows's own message for an unknown field, with its "did you mean". */
-    private String unknownField(ObjectNode json, String name) {
+    private String unknownField(String name) {
         ObjectNode only = JSON.createObjectNode();
-        only.set(name, json.get(name));
+        only.put(name, 0);
         try {
             JsonRows.fromJson(only, schema);
         } catch (IllegalArgumentException e) {

@@ -14,13 +14,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.twstester.io.JsonRows;
-
-/** The quick parser makes exactly the row the exact way makes, and leaves every other line to it. */
+/** The quick parser makes exactly the row the exact way ({@link SparkJsonRows}) makes, and leaves every other line to it. */
 class FlatRowParserTest {
-    private static final ObjectMapper JSON = JsonRows.mapper();
 
     private static final StructType SCHEMA = new StructType(new StructField[] {
         new StructField("s", DataTypes.StringType, true, Metadata.empty()),
@@ -35,12 +31,24 @@ class FlatRowParserTest {
         new StructField("ts", DataTypes.TimestampType, true, Metadata.empty()),
     });
 
+    private static final SparkJsonRows EXACT = SparkJsonRows.forSchema(SCHEMA);
+    private static final com.fasterxml.jackson.core.JsonFactory FACTORY = EXACT.factory();
+
+    /** The exact way's row, or null when it gives no single clean row (then the quick way must not take the line). */
+    private static Row exact(String line) throws SparkJsonRows.Unreadable {
+        SparkJsonRows.Result r = EXACT.parse(line);
+        return r.rows().size() == 1 && r.problems().isEmpty() && r.unknownFields().isEmpty() && r.notes().isEmpty()
+                && !r.trailingText()
+                ? r.rows().get(0) : null;
+    }
+
     private static final String[] NAMES = {"s", "b", "y", "h", "i", "l", "f", "d", "dt", "ts", "unknown"};
     private static final String[] VALUES = {
         "\"text\"", "\"\"", "\"caf\\u00e9 \\\"q\\\"\"", "true", "false", "null", "0", "-0", "1", "-128", "127", "128",
         "-129", "32767", "32768", "2147483647", "2147483648", "-2147483649", "9223372036854775807",
         "9223372036854775808", "1.5", "-0.0", "1e3", "1E-7", "3.4028235E39", "0.1", "123456789012345678901234567890",
-        "\"NaN\"", "\"Infinity\"", "\"2024-05-01\"", "\"2024-02-30\"", "\"2024-05-01T10:00:00Z\"",
+        "\"NaN\"", "\"Infinity\"", "\"2024-05-01\"", "\"2024-05-01 10:00:00\"", "1714557600", "1714557600000",
+        "\"2024-05-01T10:00\"", "\"2024\"", "\"\"", "255", "-0.5", "NaN", "\"2024-02-30\"", "\"2024-05-01T10:00:00Z\"",
         "\"2024-05-01T10:00:00.123456Z\"", "\"2024-05-01T10:00:00+02:00\"", "\"10:00\"", "[1]", "{\"a\":1}",
     };
 
@@ -48,14 +56,14 @@ class FlatRowParserTest {
     void agreesWithTheTreeOnRandomLines() throws Exception {
         long seed = new SplittableRandom().nextLong();
         SplittableRandom random = new SplittableRandom(seed);
-        FlatRowParser flat = FlatRowParser.forSchema(JSON.getFactory(), SCHEMA);
+        FlatRowParser flat = FlatRowParser.forSchema(FACTORY, SCHEMA);
         assertThat(flat).isNotNull();
         int quick = 0;
         for (int n = 0; n < 20_000; n++) {
             String line = randomLine(random);
             Row expected;
             try {
-                expected = JsonRows.fromJson(JSON.readTree(line), SCHEMA);
+                expected = exact(line);
             } catch (Exception e) {
                 expected = null;
             }
@@ -72,7 +80,7 @@ class FlatRowParserTest {
     void aWholeFileInOnePassAgreesWithReadingItLineByLine() throws Exception {
         long seed = new SplittableRandom().nextLong();
         SplittableRandom random = new SplittableRandom(seed);
-        FlatRowParser flat = FlatRowParser.forSchema(JSON.getFactory(), SCHEMA);
+        FlatRowParser flat = FlatRowParser.forSchema(FACTORY, SCHEMA);
         String[] separators = {"\n", "\n", "\n", "\r\n", "\n\n", " \n", "\t\n  ", "\r", " ", ""};
         int quick = 0;
         for (int n = 0; n < 3_000; n++) {
@@ -91,7 +99,11 @@ class FlatRowParserTest {
                     }
                     first = false;
                     if (!line.isBlank()) {
-                        expected.add(JsonRows.fromJson(JSON.readTree(line), SCHEMA));
+                        Row row = exact(line);
+                        if (row == null) {
+                            throw new IllegalStateException("not one clean row");
+                        }
+                        expected.add(row);
                     }
                 }
             } catch (Exception e) {
@@ -146,7 +158,7 @@ class FlatRowParserTest {
 
     @Test
     void aTypicalLineIsTakenAndAnUnknownFieldIsLeftToTheTree() {
-        FlatRowParser flat = FlatRowParser.forSchema(JSON.getFactory(), SCHEMA);
+        FlatRowParser flat = FlatRowParser.forSchema(FACTORY, SCHEMA);
 
         assertThat(flat.parse("{\"i\":7,\"s\":\"x\",\"ts\":\"2024-05-01T10:00:00Z\",\"d\":2.5}"))
                 .isEqualTo(RowFactory.create("x", null, null, null, 7, null, null, 2.5, null,
@@ -157,13 +169,35 @@ class FlatRowParserTest {
     }
 
     @Test
+    void theIssuesLinesAreReadAsSparkReadsThem() throws Exception {
+        FlatRowParser flat = FlatRowParser.forSchema(FACTORY, SCHEMA);
+        java.sql.Timestamp tenOClock = java.sql.Timestamp.from(java.time.Instant.parse("2024-05-01T10:00:00Z"));
+
+        assertThat(flat.parse("{\"i\":1,\"ts\":\"2024-05-01 10:00:00\"}"))
+                .isEqualTo(RowFactory.create(null, null, null, null, 1, null, null, null, null, tenOClock));
+        assertThat(flat.parse("{\"i\":1,\"ts\":1714557600}"))
+                .isEqualTo(RowFactory.create(null, null, null, null, 1, null, null, null, null, tenOClock));
+        assertThat(flat.parse("{\"i\":1,\"ts\":1714557600000}")).as("left to the exact way, for its note").isNull();
+        SparkJsonRows.Result millis = EXACT.parse("{\"i\":1,\"ts\":1714557600000}");
+        assertThat(millis.rows().get(0).getTimestamp(9).toInstant())
+                .as("a JSON integer is seconds, in Spark").isEqualTo(java.time.Instant.parse("+56302-03-03T16:00:00Z"));
+        assertThat(millis.notes()).containsExactly("field \"ts\": 1714557600000 is read as seconds since the epoch, as"
+                + " Spark reads a JSON integer for a timestamp (+56302-03-03T16:00:00Z); if it is milliseconds, write"
+                + " seconds or an ISO-8601 string");
+        assertThat(flat.parse("{\"i\":1,\"s\":123}")).as("left to the exact way").isNull();
+        assertThat(exact("{\"i\":1,\"s\":123}"))
+                .isEqualTo(RowFactory.create("123", null, null, null, 1, null, null, null, null, null));
+        assertThat(exact("{\"i\":1,\"s\":[1, 2.50, {\"a\": true}]}").getString(0)).isEqualTo("[1, 2.50, {\"a\": true}]");
+    }
+
+    @Test
     void nestedSchemasAreNotTaken() {
         StructType nested = new StructType().add("a", DataTypes.StringType).add("n", SCHEMA);
         StructType array = new StructType().add("a", DataTypes.createArrayType(DataTypes.StringType));
         StructType decimal = new StructType().add("a", DataTypes.createDecimalType(10, 2));
 
-        assertThat(FlatRowParser.forSchema(JSON.getFactory(), nested)).isNull();
-        assertThat(FlatRowParser.forSchema(JSON.getFactory(), array)).isNull();
-        assertThat(FlatRowParser.forSchema(JSON.getFactory(), decimal)).isNull();
+        assertThat(FlatRowParser.forSchema(FACTORY, nested)).isNull();
+        assertThat(FlatRowParser.forSchema(FACTORY, array)).isNull();
+        assertThat(FlatRowParser.forSchema(FACTORY, decimal)).isNull();
     }
 }

@@ -30,11 +30,11 @@ class ReplayErrorsTest {
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
         assertThat(r.out()).as("files are read before the first batch runs").isEmpty();
         assertThat(r.err()).isEqualTo(dir.resolve("002.jsonl") + ":2: not valid JSON at column 62: Unexpected"
-                + " end-of-input: expected close marker for Object; write one JSON object per line, like {\"event\": ..., \"item\": ..., \"ts\": ..., \"userId\": ...}\n");
+                + " end-of-input: expected close marker for Object (Spark's JSON source would read a row of nulls); write one JSON object per line, like {\"event\": ..., \"item\": ..., \"ts\": ..., \"userId\": ...}\n");
     }
 
     @Test
-    void aValueOfTheWrongTypeIsExitCode3WithFileLineAndField(@TempDir Path dir) throws IOException {
+    void aValueSparkCannotReadIsNullAsInSparkWithAWarningNamingFileLineAndField(@TempDir Path dir) throws IOException {
         Cli.copy("cart", dir);
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < 16; i++) {
@@ -46,22 +46,23 @@ class ReplayErrorsTest {
 
         Cli.Result r = Cli.run("replay", dir.toString(), "--query", CART);
 
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
-        assertThat(r.err()).isEqualTo(dir.resolve("002.jsonl") + ":17: field \"ts\": cannot parse \"10:61\" as"
-                + " timestamp; write an ISO-8601 instant like \"2024-05-01T10:00:00Z\"\n");
+        assertThat(r.exitCode()).as("CartWatch reads the null ts: " + r).isEqualTo(ExitCodes.PROCESSOR_FAILED);
+        assertThat(r.err()).startsWith(dir.resolve("002.jsonl") + ":17: warning: field \"ts\": cannot read \"10:61\" as"
+                + " timestamp; Spark's JSON source reads it as null, so does this replay\n")
+                .contains("batch 2: handleInputRows threw for key bo: java.lang.NullPointerException");
     }
 
     @Test
-    void aNumberForAStringFieldIsAWrongType(@TempDir Path dir) throws IOException {
+    void aNumberForAStringFieldIsItsJsonTextAsInSpark(@TempDir Path dir) throws IOException {
         Cli.copy("cart", dir);
         Files.writeString(dir.resolve("003.jsonl"), "{\"userId\":7,\"event\":\"add\",\"item\":\"lamp\","
                 + "\"ts\":\"2024-05-01T10:50:00Z\"}\n");
 
         Cli.Result r = Cli.run("replay", dir.toString(), "--query", CART);
 
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
-        assertThat(r.err()).isEqualTo(dir.resolve("003.jsonl") + ":1: field \"userId\": cannot parse 7 as string;"
-                + " write a JSON string\n");
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out()).endsWith("keys with state: [7]\n");
+        assertThat(r.err()).doesNotContain("warning");
     }
 
     @Test

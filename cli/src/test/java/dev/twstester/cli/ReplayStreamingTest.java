@@ -82,7 +82,7 @@ class ReplayStreamingTest {
         Cli.copy("cart", dir);
         Files.writeString(dir.resolve("003.jsonl"), """
                 {"userId":"cy","event":"add","item":"lamp","ts":"2024-05-01T10:50:00Z"}
-                {"userId":"cy","event":"add","item":"lamp","ts":"at ten"}
+                {"userId":"cy","event":"add","item":"lamp","ts":"2024-05-01T10:51:00Z"
                 """);
 
         Cli.Result r = replay(0, dir.toString(), "--query", CART);
