@@ -105,8 +105,9 @@ class ReplayInputFilesTest {
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).isEqualTo(dir.resolve("README.md") + ":1: not valid JSON at column 1: Unexpected"
-                + " character ('#' (code 35)): expected a valid value (JSON String, Number, Array, Object or token"
-                + " 'null', 'true' or 'false'); write one JSON object per line, like {\"event\": ..., \"item\": ...,"
+                + " character ('#' (code 35)): expected a valid value (JSON String, Number (or 'NaN'/'+INF'/'-INF'),"
+                + " Array, Object or token 'null', 'true' or 'false') (Spark's JSON source would read a row of nulls);"
+                + " write one JSON object per line, like {\"event\": ..., \"item\": ...,"
                 + " \"ts\": ..., \"userId\": ...} (README.md is read as JSON lines, as Spark's JSON file source reads"
                 + " every file of its folder; move it out of the folder, or rename it to start with _ so that both"
                 + " skip it)\n");

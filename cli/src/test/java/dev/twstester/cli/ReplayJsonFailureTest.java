@@ -83,7 +83,8 @@ class ReplayJsonFailureTest {
 
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
         String message = dir.resolve("002.jsonl") + ":2: not valid JSON at column 62: Unexpected end-of-input:"
-                + " expected close marker for Object; write one JSON object per line, like {\\\"event\\\": ...,"
+                + " expected close marker for Object (Spark's JSON source would read a row of nulls); write one JSON"
+                + " object per line, like {\\\"event\\\": ...,"
                 + " \\\"item\\\": ..., \\\"ts\\\": ..., \\\"userId\\\": ...}";
         assertThat(r.out()).isEqualTo("{\"failure\":{\"exitCode\":3,\"batchId\":null,\"key\":null,\"errorClass\":null,"
                 + "\"message\":\"" + message + "\",\"file\":\"002.jsonl\",\"path\":\"" + dir.resolve("002.jsonl")
