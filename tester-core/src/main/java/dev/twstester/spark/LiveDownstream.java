@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.streaming.sources.MemorySink;
 import org.apache.spark.sql.streaming.StateOperatorProgress;
@@ -95,13 +94,7 @@ final class LiveDownstream<K2, M, O> {
     }
 
     private List<O> outputs(MemorySink sink, long batchId) {
-        List<Row> since = SparkStreaming.sinceBatch(sink, batchId - 1);
-        int count = since.size() - SparkStreaming.sinceBatch(sink, batchId).size();
-        List<O> out = new ArrayList<>(count);
-        for (Row row : since.subList(0, count)) {
-            out.add(outputCodec.fromExternalRow(row));
-        }
-        return out;
+        return SparkStreaming.rowsOfBatch(sink, batchId, outputCodec);
     }
 
     RunResult<K2, M, O> result() {

@@ -13,7 +13,6 @@ import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.KeyValueGroupedDataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.streaming.runtime.MemoryStream;
@@ -391,13 +390,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     }
 
     private List<O> outputs(long batchId) {
-        List<Row> since = SparkStreaming.sinceBatch(sink, batchId - 1);
-        int count = since.size() - SparkStreaming.sinceBatch(sink, batchId).size();
-        List<O> out = new ArrayList<>(count);
-        for (Row row : since.subList(0, count)) {
-            out.add(outputCodec.fromExternalRow(row));
-        }
-        return out;
+        return SparkStreaming.rowsOfBatch(sink, batchId, outputCodec);
     }
 
     /**

@@ -46,6 +46,17 @@ final class SparkStreaming {
                 Option.empty());
     }
 
+    /** The rows the sink received in batch {@code batchId}, in the sink's order, decoded with {@code codec}. */
+    static <O> List<O> rowsOfBatch(MemorySink sink, long batchId, dev.twstester.internal.RowCodec<O> codec) {
+        List<org.apache.spark.sql.Row> since = sinceBatch(sink, batchId - 1);
+        int count = since.size() - sinceBatch(sink, batchId).size();
+        List<O> out = new java.util.ArrayList<>(count);
+        for (org.apache.spark.sql.Row row : since.subList(0, count)) {
+            out.add(codec.fromExternalRow(row));
+        }
+        return out;
+    }
+
     /** Rows the sink received for batches after {@code sinceBatchId}. */
     static List<org.apache.spark.sql.Row> sinceBatch(MemorySink sink, long sinceBatchId) {
         return CollectionConverters.asJava(sink.dataSinceBatch(sinceBatchId));
