@@ -35,14 +35,15 @@ import dev.twstester.TwsQuery;
  * RunResult<String, CartEvent, CartAlert> sim = new TwsSimulator<>(CartWatch.query()).run(story);
  * }</pre>
  *
- * <p>How steps map to Spark: in EventTime and None mode the trigger interval is 0 and each input
- * step is {@code addData} + {@code processAllAvailable()} with the clock at the step's time, so a
- * data batch and the no-data batch after a watermark advance run at the same processing time, as
- * in the simulator. In ProcessingTime mode the trigger interval is 1 ms and each step moves the
- * clock and waits for the one batch that tick runs; input steps need a later time than the one
- * before ({@link Scenario.Builder#batchAt}). A {@link Scenario.Restart} stops the query once the
- * steps before it are done and starts a new one (with a new processor instance) on the same
- * checkpoint, source, sink and clock: batch ids continue, and no batch runs until the next input.
+ * <p>How steps map to Spark: the query runs with its own trigger on a manual clock. With a zero
+ * interval outside ProcessingTime mode each step that adds rows ends with
+ * {@code processAllAvailable()}, so a data batch and the no-data batch after a watermark advance
+ * run at the same processing time; with an interval (a zero interval in ProcessingTime mode runs
+ * as 1 ms) a clock move that reaches a trigger time waits for that trigger's batch, and rows added
+ * in between wait for it. {@link Scenario.Stop} stops the query once the steps before it are done;
+ * {@link Scenario.Start} starts a new one (with a new processor instance) on the same checkpoint,
+ * source, sink and clock: batch ids continue, and its first trigger reads the rows added meanwhile.
+ * {@code Trigger.AvailableNow()} runs one query per start, until it ends by itself.
  *
  * <p>The query's {@link TwsQuery#shufflePartitions()}, {@link TwsQuery#outputEventTimeColumn()}
  * (the {@code eventTimeColumnName} overload of {@code transformWithState}) and initial state are

@@ -33,7 +33,7 @@ import dev.twstester.sim.InitialStateProcessor;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * {@link Scenario.Restart} on live Spark 4.2.0: the query restarts from its checkpoint (spec 3 and
+ * {@code Scenario.Builder#restart()} (a stop and a start) on live Spark 4.2.0: the query restarts from its checkpoint (spec 3 and
  * 15.5). Batch ids continue, state and timers are kept, initial state is not applied again, the
  * driver-side init pass runs again, and no batch runs before the first input after the restart.
  */
