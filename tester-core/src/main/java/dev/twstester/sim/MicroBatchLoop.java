@@ -317,8 +317,8 @@ final class MicroBatchLoop<I, R> {
 
     /** Spark's {@code shouldRunAnotherBatch}: any stateful operator of the plan asks for one. */
     private boolean anyWantsNoDataBatch() {
-        for (Engine<?, ?, ?> e : engines) {
-            if (e.wantsNoDataBatch()) {
+        for (int i = 0; i < engines.size(); i++) {
+            if (engines.get(i).wantsNoDataBatch()) {
                 return true;
             }
         }

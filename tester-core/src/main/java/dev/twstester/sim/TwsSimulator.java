@@ -481,7 +481,9 @@ public final class TwsSimulator<K, I, O> {
 
     private RunResult<K, I, O> record(List<BatchResult<K, I, O>> ran) {
         if (keepHistory) {
-            history.addAll(ran);
+            for (int i = 0; i < ran.size(); i++) { // not addAll: it copies the list to an array first
+                history.add(ran.get(i));
+            }
         }
         return new RunResult<>(ran);
     }
