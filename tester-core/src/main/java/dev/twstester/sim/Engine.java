@@ -159,11 +159,6 @@ final class Engine<K, I, O> {
         return driver;
     }
 
-    /** Runs one micro-batch; on failure nothing of it is kept and the exception propagates. */
-    BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput) {
-        return runBatch(rows, hadInput, null, null);
-    }
-
     /**
      * Runs one micro-batch; on failure nothing of it is kept and the exception propagates.
      * {@code knownKey}, when not null, is the encoded key every row is known to have, and
