@@ -192,9 +192,10 @@ final class Engine<K, I, O> {
                     attempt.input.dropped, Instant.ofEpochMilli(lateWm), Instant.ofEpochMilli(evictWm),
                     Instant.ofEpochMilli(ts), batch.outputs, batch.fired, batch.metrics(),
                     ContiguousPartitions.ofCounts(batch.outputsPerTask)));
-        } catch (RuntimeException e) {
+        } catch (Throwable t) {
+            // anything: the user's Errors and undeclared checked exceptions too
             scope.journal.rollback();
-            throw e;
+            throw t;
         } finally {
             scope.key = null;
             scope.metrics = Metrics.DISCARD;
@@ -581,7 +582,7 @@ final class Engine<K, I, O> {
                     return;
                 }
                 next = out.next();
-            } catch (RuntimeException e) {
+            } catch (Exception e) {
                 throw ProcessorException.lazyIterator(function, key, batch.id, e);
             }
             O delivered = next;
@@ -610,11 +611,15 @@ final class Engine<K, I, O> {
         }
     }
 
-    /** Spark's {@code withStatefulProcessorErrorHandling}: Spark errors as they are, the user's wrapped. */
+    /**
+     * Spark's {@code withStatefulProcessorErrorHandling}: Spark errors as they are, the user's
+     * exceptions wrapped (checked ones thrown without being declared, e.g. by Lombok's
+     * {@code @SneakyThrows} or Kotlin, too), {@link Error}s not.
+     */
     private <R> R callSync(String function, Object key, long batchId, java.util.function.Supplier<R> call) {
         try {
             return call.get();
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             if (e instanceof SparkThrowable st && st.getCondition() != null) {
                 throw e;
             }

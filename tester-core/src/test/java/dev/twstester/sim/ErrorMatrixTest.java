@@ -136,6 +136,26 @@ class ErrorMatrixTest {
     }
 
     @Test
+    void an_undeclared_checked_exception_is_wrapped_like_any_other_and_its_batch_commits_nothing() {
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(query("boom-checked", TimeMode.None()));
+        ProcessorException e = (ProcessorException) catchThrowable(() -> sim.runBatch("k1"));
+        assertThat(e.getCondition()).isEqualTo("TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR");
+        assertThat(e.getCause()).isInstanceOf(java.io.IOException.class).hasMessage("checked boom");
+        assertThat(sim.state().<Long>value("v", "k1")).isEmpty();
+        assertThat(sim.nextBatchId()).isZero();
+    }
+
+    @Test
+    void an_error_is_not_wrapped_and_its_batch_commits_nothing() {
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(query("boom-error", TimeMode.None()));
+        Throwable e = catchThrowable(() -> sim.runBatch("k1"));
+        assertThat(e).isExactlyInstanceOf(AssertionError.class).hasMessage("user assertion");
+        assertThat(sim.state().<Long>value("v", "k1")).isEmpty();
+        assertThat(sim.nextBatchId()).isZero();
+        assertThat(sim.history().batches()).isEmpty();
+    }
+
+    @Test
     void spec_1_1_fields_set_in_driver_init_reach_the_executor_copy() {
         ErrorProcessor.INITS.set(0);
         new TwsSimulator<>(query("driverfield", TimeMode.None())).runBatch("k1");

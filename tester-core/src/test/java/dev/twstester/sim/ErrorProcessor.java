@@ -101,6 +101,14 @@ public class ErrorProcessor extends StatefulProcessor<String, String, String> {
                 v.update(42L);
                 throw new IllegalStateException("user boom");
             }
+            case "boom-checked" -> {
+                v.update(42L);
+                throw dev.twstester.internal.Sneaky.raise(new java.io.IOException("checked boom"));
+            }
+            case "boom-error" -> {
+                v.update(42L);
+                throw new AssertionError("user assertion");
+            }
             case "driverfield" -> Log.add("executor sees driverMark=" + driverMark);
             case "bean-null" -> bean.update(null);
             case "lazy-boom" -> {

@@ -57,6 +57,7 @@ class LiveErrorAgreementTest {
         "ttl-negative|proc|STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
         "deleteIfExists-in-handle|none|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
         "boom|none|TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+        "boom-checked|none|TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
         "bean-null|none|NOT_NULL_ASSERT_VIOLATION",
         "timer-in-init|proc|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
         "state-get-in-init|none|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
@@ -79,6 +80,19 @@ class LiveErrorAgreementTest {
         Throwable live = catchThrowable(() -> LiveRunner.of(query).run(scenario));
         assertThat(condition(live)).as("live Spark").isEqualTo(expected);
         assertThat(condition(sim)).as("simulator").isEqualTo(expected);
+    }
+
+    @org.junit.jupiter.api.Test
+    void an_error_thrown_by_the_processor_is_not_wrapped_on_either_engine() {
+        TwsQuery<String, String, String> query = TwsQuery.builder(() -> new ErrorProcessor("boom-error"))
+                .keyBy(s -> s, Encoders.STRING()).input(Encoders.STRING()).output(Encoders.STRING()).build();
+        Scenario<String> scenario = Scenario.<String>builder().batch(List.of("k1")).build();
+        Throwable sim = catchThrowable(() -> new TwsSimulator<>(query).run(scenario));
+        Throwable live = catchThrowable(() -> LiveRunner.of(query).run(scenario));
+        assertThat(condition(live)).startsWith("no error class: ");
+        assertThat(org.assertj.core.util.Throwables.getRootCause(live)).isExactlyInstanceOf(AssertionError.class)
+                .hasMessage("user assertion");
+        assertThat(sim).isExactlyInstanceOf(AssertionError.class).hasMessage("user assertion");
     }
 
     @org.junit.jupiter.api.Test
