@@ -19,7 +19,7 @@ import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
 
 /**
- * The error matrix of spec section 6 ([E-err]: {@code run_err2.txt}, {@code run_err3.txt}): the
+ * The error matrix of docs/semantics.md, section 10, as recorded on live Spark 4.2.0: the
  * same error class and message Spark 4.2.0 raised, thrown where Spark raised it (when the query
  * starts, i.e. the simulator's constructor, or in the first batch).
  */

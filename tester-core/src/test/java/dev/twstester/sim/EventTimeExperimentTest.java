@@ -17,8 +17,9 @@ import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
 
 /**
- * Replays the spec's EventTime experiments ([E-event] {@code run_ev.txt}, [E-event2]
- * {@code run_ev2.txt}, [E-nowm] {@code run_ev_nowm.txt}) and expects what Spark 4.2.0 did.
+ * Replays EventTime runs recorded on live Spark 4.2.0 (with a watermark, with a manual clock,
+ * without a watermark) and expects what Spark did; the rules are those of docs/semantics.md,
+ * sections 3 and 4.
  */
 class EventTimeExperimentTest {
 

@@ -17,7 +17,7 @@ import org.apache.spark.sql.streaming.TimerValues;
 import org.apache.spark.sql.streaming.ValueState;
 
 /**
- * The processor of the spec's experiments (ProcP): input rows are "key,command" strings and
+ * The processor of the recorded ProcessingTime runs: input rows are "key,command" strings and
  * every command exercises one rule. Its log lines are the ones recorded on real Spark 4.2.0.
  */
 public class ExperimentProcessor extends StatefulProcessor<String, String, String> {

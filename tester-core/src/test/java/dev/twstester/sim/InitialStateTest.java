@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.twstester.TwsQuery;
 
-/** Initial state (spec section 8, [E-init] {@code run_init.txt}). */
+/** Initial state (docs/semantics.md, section 9), as recorded on live Spark 4.2.0. */
 class InitialStateTest {
 
     @BeforeEach

@@ -11,7 +11,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
 
 /**
- * Processors Spark cannot ship to its tasks (spec 6, "Task not serializable"): a field holding a
+ * Processors Spark cannot ship to its tasks (docs/semantics.md 2.3, "Task not serializable"): a field holding a
  * non-serializable object directly, through a serializable holder, through lambdas, or set in init().
  * {@code toString()}s are fixed so the serialization stacks can be compared as text.
  */

@@ -22,7 +22,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The simulator says which shuffle partition emitted each output row. The partitions of the keys
- * are those of the spec's live experiment run_proc3 (3 partitions: p0 = y, zz; p1 = aa, late;
+ * are those of a live Spark 4.2.0 run with 3 partitions (p0 = y, zz; p1 = aa, late;
  * p2 = a, x), and with one partition every row is partition 0's.
  */
 class OutputPartitionsTest {

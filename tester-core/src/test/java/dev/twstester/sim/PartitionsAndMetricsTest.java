@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
 import dev.twstester.BatchResult;
 import dev.twstester.TwsQuery;
 
-/** Shuffle partitions (spec 7, 15.6) and the operator's custom metrics (spec 15.10; Spark's TWSMetricsUtils calls). */
+/**
+ * Shuffle partitions (docs/semantics.md 1.1, 1.2, 8) and the operator's custom metrics (section 11;
+ * Spark's TWSMetricsUtils calls).
+ */
 class PartitionsAndMetricsTest {
 
     @BeforeEach

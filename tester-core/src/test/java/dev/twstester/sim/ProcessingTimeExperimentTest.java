@@ -17,8 +17,9 @@ import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
 
 /**
- * Replays the spec's ProcessingTime experiment ([E-proc], {@code run_proc.txt}, and [E-del],
- * {@code run_del.txt}) and expects exactly what real Spark 4.2.0 emitted and logged.
+ * Replays a ProcessingTime run recorded on live Spark 4.2.0 (and one of timers deleted inside
+ * timer callbacks) and expects exactly what Spark emitted and logged; the rules are those of
+ * docs/semantics.md, sections 2, 5, 6 and 7.
  */
 class ProcessingTimeExperimentTest {
     private TwsSimulator<String, String, String> sim;

@@ -14,7 +14,7 @@ import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
 
 /**
- * Orders Spark derives from its encodings (spec trap 10 and section 15): input keys in Spark SQL
+ * Orders Spark derives from its encodings (docs/semantics.md 1.3, 5.3, 5.6, 7.3): input keys in Spark SQL
  * order, timer ties and MapState iteration in the RocksDB byte order of UnsafeRow encodings.
  */
 class SparkOrderTest {

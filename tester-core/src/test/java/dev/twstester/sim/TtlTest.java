@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.twstester.TwsQuery;
 
-/** TTL as Spark 4.2.0 does it (spec sections 5 and 15.9): ProcessingTime only, TTL 3000 ms here. */
+/** TTL as Spark 4.2.0 does it (docs/semantics.md, section 6): ProcessingTime only, TTL 3000 ms here. */
 class TtlTest {
     private TwsSimulator<String, String, String> sim;
 

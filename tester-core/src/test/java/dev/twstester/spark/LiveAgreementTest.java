@@ -24,7 +24,10 @@ import dev.twstester.sim.InitialStateProcessor;
 import dev.twstester.sim.OutEvent;
 import dev.twstester.sim.TwsSimulator;
 
-/** The spec's experiments run on live Spark 4.2.0 and on the simulator: every batch must agree. */
+/**
+ * The recorded experiments behind docs/semantics.md run on live Spark 4.2.0 and on the simulator:
+ * every batch must agree.
+ */
 @Tag("live")
 class LiveAgreementTest {
 

@@ -18,7 +18,7 @@ import dev.twstester.sim.ErrorProcessor;
 import dev.twstester.sim.TwsSimulator;
 
 /**
- * The error matrix of spec section 6 on live Spark: each misuse fails the live query with the
+ * The error matrix of docs/semantics.md, section 10, on live Spark: each misuse fails the live query with the
  * error class the simulator raises (or, for the cases Spark accepts, neither fails).
  */
 @Tag("live")

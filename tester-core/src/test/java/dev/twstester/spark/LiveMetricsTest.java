@@ -37,7 +37,7 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * {@link BatchResult#metrics()} of live runs, batch by batch: the exact values Spark 4.2.0's query
  * progress reports for the transformWithState operator (one shuffle partition), with the rule
- * behind each value in the comments (spec 15.10).
+ * behind each value in the comments (docs/semantics.md, section 11).
  */
 @Tag("live")
 class LiveMetricsTest {

@@ -29,7 +29,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * {@link TwsQuery#outputEventTimeColumn()} on live Spark 4.2.0: the {@code eventTimeColumnName}
- * overloads of {@code transformWithState} (spec 2.3 and 15.8). Every output row is checked against
+ * overloads of {@code transformWithState} (docs/semantics.md 3.6). Every output row is checked against
  * the batch's late-event watermark (the previous batch's): at or below it fails the query with
  * {@code EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED}.
  */

@@ -33,7 +33,7 @@ import dev.twstester.RunComparison;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * {@link TwsQuery#shufflePartitions()} on live Spark 4.2.0 (spec 15.6 and trap 13): a key's
+ * {@link TwsQuery#shufflePartitions()} on live Spark 4.2.0 (docs/semantics.md 1.1, 1.2, 8): a key's
  * partition is {@code pmod(hash(key), n)}; a batch's output is partition 0's rows, then partition
  * 1's, and so on; inside a partition, input outputs in key order come before timer outputs in
  * expiry order. Every partition task runs {@code init}, so the state-variable metrics count n.

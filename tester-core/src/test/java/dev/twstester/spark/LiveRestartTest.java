@@ -33,9 +33,10 @@ import dev.twstester.sim.InitialStateProcessor;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * {@code Scenario.Builder#restart()} (a stop and a start) on live Spark 4.2.0: the query restarts from its checkpoint (spec 3 and
- * 15.5). Batch ids continue, state and timers are kept, initial state is not applied again, the
- * driver-side init pass runs again, and no batch runs before the first input after the restart.
+ * {@code Scenario.Builder#restart()} (a stop and a start) on live Spark 4.2.0: the query restarts
+ * from its checkpoint (docs/semantics.md 4.2 and 12.1). Batch ids continue, state and timers are
+ * kept, initial state is not applied again, the driver-side init pass runs again, and no batch runs
+ * before the first input after the restart.
  */
 @Tag("live")
 class LiveRestartTest {
@@ -48,7 +49,7 @@ class LiveRestartTest {
      * EventTime with initial state: a Long per key counted up by each input row ("in:key:count").
      * Command "timer:N" registers N; a whole-second timer of key "chain" registers
      * {@code expiry - 999} in its own callback, already due, so that one waits for the next batch
-     * that runs for another reason (spec 15.4).
+     * that runs for another reason (docs/semantics.md 5.4).
      */
     public static class CountingProcessor extends StatefulProcessorWithInitialState<String, Event, String, Long> {
         /** init() calls that got Spark's driver-side handle (the planning pass of each query run). */
