@@ -10,11 +10,11 @@ import java.util.Objects;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
 import dev.twstester.junit.internal.Recorder;
 import dev.twstester.junit.internal.Session;
 import dev.twstester.junit.internal.Timelines;
 import dev.twstester.junit.internal.TraceFiles;
+import dev.twstester.sim.Fault;
 import dev.twstester.sim.TwsSimulator;
 
 /**

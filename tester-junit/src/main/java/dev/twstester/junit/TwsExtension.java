@@ -32,7 +32,6 @@ import org.junit.platform.commons.support.ReflectionSupport;
 import org.opentest4j.TestAbortedException;
 
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
 import dev.twstester.junit.internal.QuerySources;
 import dev.twstester.junit.internal.Recorder;
 import dev.twstester.junit.internal.Session;
@@ -40,6 +39,7 @@ import dev.twstester.junit.internal.SparkComparison;
 import dev.twstester.junit.internal.Strictness;
 import dev.twstester.junit.internal.Timelines;
 import dev.twstester.junit.internal.TraceFiles;
+import dev.twstester.sim.Fault;
 
 /**
  * The JUnit Jupiter extension behind {@link TwsTest @TwsTest}; register it through the annotation.

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
+import dev.twstester.sim.Fault;
 import dev.twstester.sim.TwsSimulator;
 
 /** Example test classes for {@link TwsExtensionTest}; each runs only through {@link Kit}. */
