@@ -69,6 +69,9 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
     /** With the options of a {@link Simulator @Simulator} annotation ({@code null}: the defaults). */
     TestSimulator(String name, TwsQuery<K, I, O> query, Simulator options, Fault... faults) {
         this.recorder = new Recorder<>(name, query, b -> options == null ? b : apply(options, b), faults);
+        if (options != null && options.checkKeyIsolation()) {
+            recorder.checkKeyIsolation();
+        }
         this.state = new TestStateView<>(recorder, STATE_WRITE_NOT_LIVE);
         this.output = new TestOutput<>(recorder);
     }

@@ -180,12 +180,12 @@ final class TwsExtensionExamples {
 
     @ExampleOnly
     @TwsTest
-    static class PlainSimulatorField {
+    static class WrongFieldType {
         static TwsQuery<String, Reading, String> query() {
             return TallyProcessor.query();
         }
 
-        @Simulator TwsSimulator<String, Reading, String> sim;
+        @Simulator dev.twstester.RunResult<String, Reading, String> sim;
 
         @Test
         void test() {}

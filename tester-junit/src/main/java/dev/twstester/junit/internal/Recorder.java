@@ -51,6 +51,7 @@ public final class Recorder<K, I, O> {
     private int recordedBatches;
     private int readRows;
     private String closedBecause;
+    private volatile boolean checkKeyIsolation;
 
     /**
      * Creates the simulator (running the processor's driver-side init pass) and registers it.
@@ -241,6 +242,18 @@ public final class Recorder<K, I, O> {
             }
         }
         return due;
+    }
+
+    // ---- checks after the test
+
+    /** Asks for {@link KeyIsolation} on this simulator's steps after the test. */
+    public void checkKeyIsolation() {
+        checkKeyIsolation = true;
+    }
+
+    /** Whether {@link #checkKeyIsolation()} was asked for. */
+    public boolean checksKeyIsolation() {
+        return checkKeyIsolation;
     }
 
     // ---- lifecycle
