@@ -15,21 +15,25 @@ import com.tngtech.archunit.lang.ArchRule;
 import dev.twstester.io.EncoderRows;
 
 /**
- * samples uses tester-core through its public packages only: no class of this module, main or test,
- * depends on {@code dev.twstester.internal} (tester-core's internals, which may change in any
- * release). A test that needs an internal belongs in tester-core.
+ * samples uses twstester through its public packages only: no class of this module, main or test,
+ * depends on an {@code internal} package ({@code dev.twstester.internal} of tester-core,
+ * {@code dev.twstester.junit.internal} of tester-junit), which may change in any release. A test
+ * that needs an internal belongs in the module that owns it.
  */
 class NoCoreInternalsTest {
     private static final ArchRule NO_CORE_INTERNALS = noClasses()
-            .should().dependOnClassesThat().resideInAPackage("dev.twstester.internal..")
-            .because("dev.twstester.internal is tester-core's own; use its public route (e.g. dev.twstester.io.EncoderRows"
-                    + " for rows of an encoder), or move a test that needs an internal into tester-core");
+            .should().dependOnClassesThat().resideInAPackage("dev.twstester..internal..")
+            .because("dev.twstester.internal is tester-core's own and dev.twstester.junit.internal tester-junit's; use "
+                    + "the public route (e.g. dev.twstester.io.EncoderRows for rows of an encoder), or move a test that "
+                    + "needs an internal into the module that owns it");
 
     @Test
-    void no_class_of_this_module_uses_tester_core_internals() {
+    void no_class_of_this_module_uses_an_internal_package() {
         // this module's classes only (Maven runs tests in the module's folder)
-        JavaClasses own = new ClassFileImporter().importPaths(Path.of("target", "classes"), Path.of("target", "test-classes"));
-        assertThat(own.stream().map(JavaClass::getName)).contains("dev.twstester.samples.cart.CartWatch", NoCoreInternalsTest.class.getName());
+        JavaClasses own = new ClassFileImporter()
+                .importPaths(Path.of("target", "classes"), Path.of("target", "test-classes"));
+        assertThat(own.stream().map(JavaClass::getName))
+                .contains("dev.twstester.samples.cart.CartWatch", NoCoreInternalsTest.class.getName());
         NO_CORE_INTERNALS.check(own);
     }
 
