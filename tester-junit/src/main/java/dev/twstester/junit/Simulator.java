@@ -66,7 +66,9 @@ public @interface Simulator {
      * the test with the check's report when a processor instance field carries data from one key to
      * another (Spark runs the keys of a partition one after another on one processor instance). The
      * steps up to the first call that failed are checked; a call with no scenario equivalent
-     * ({@code advanceWatermarkTo}, {@code restore}, a state write) is a configuration error.
+     * ({@code advanceWatermarkTo}, {@code restore}, a state write) is a configuration error. The
+     * re-runs use the check's own simulators: full fidelity, one {@code handleInputRows} call per key
+     * and batch, whatever {@link #fidelity()} and {@link #realTimeMode()} say.
      */
     boolean checkKeyIsolation() default false;
 }
