@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 
 /**
  * The rows of a replay's event files. Every file is read once before the first batch runs, so that
@@ -70,7 +70,7 @@ final class EventInputs<I> {
      * to {@code notes}, once per field and file. {@code eventTimeColumn} is the query's watermark
      * column, if any: files without a value in it are {@link #warnings()}.
      */
-    static <I> EventInputs<I> read(ReplayPlan plan, RowCodec<I> codec, Optional<String> eventTimeColumn,
+    static <I> EventInputs<I> read(ReplayPlan plan, EncoderRows<I> codec, Optional<String> eventTimeColumn,
             PrintWriter notes, boolean keepAll, long keepRows) {
         JsonLinesReader<I> first = new JsonLinesReader<>(codec, notes);
         Map<EventFile, Integer> uses = new LinkedHashMap<>();
@@ -83,7 +83,7 @@ final class EventInputs<I> {
         long keptRows = 0;
         boolean keeping = true;
         List<Warning> warnings = new ArrayList<>();
-        int eventTimeIndex = eventTimeColumn.map(codec::fieldIndex).orElse(-1);
+        int eventTimeIndex = eventTimeColumn.map(codec::columnIndex).orElse(-1);
         for (EventFile file : uses.keySet()) {
             List<I> rows = readFirst(first, file);
             if (eventTimeIndex >= 0 && !rows.isEmpty() && noneHasValue(rows, codec, eventTimeIndex)) {
@@ -106,9 +106,9 @@ final class EventInputs<I> {
     }
 
     /** Whether the column at {@code index} is null on every row; stops at the first value (usually the first row). */
-    private static <I> boolean noneHasValue(List<I> rows, RowCodec<I> codec, int index) {
+    private static <I> boolean noneHasValue(List<I> rows, EncoderRows<I> codec, int index) {
         for (I row : rows) {
-            if (!codec.row(codec.encode(row)).isNullAt(index)) {
+            if (!codec.toRow(row).isNullAt(index)) {
                 return false;
             }
         }

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.core.base.ParserBase;
 import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils;
 import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
 
-import dev.twstester.internal.SparkTimes;
+import dev.twstester.io.SparkTimestamps;
 
 /**
  * The quick way from a JSON line to the row {@link SparkJsonRows} (Spark's JSON source rules) makes
@@ -234,13 +234,13 @@ final class FlatRowParser {
                     }
                     long s = p.getLongValue();
                     return s < SparkJsonRows.FIRST_YEAR_SECONDS || s > SparkJsonRows.LAST_YEAR_SECONDS ? null
-                            : SparkTimes.toJavaTimestamp(s * 1_000_000L);
+                            : SparkTimestamps.toJavaTimestamp(s * 1_000_000L);
                 }
                 if (t != JsonToken.VALUE_STRING || p.getTextLength() < 1) {
                     return null;
                 }
                 Long micros = SparkJsonRows.timestampMicros(p.getText());
-                return micros == null ? null : SparkTimes.toJavaTimestamp(micros);
+                return micros == null ? null : SparkTimestamps.toJavaTimestamp(micros);
             default:
                 return null;
         }

@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.io.JsonRows;
 
 /**
@@ -54,8 +54,8 @@ final class JsonLinesReader<I> {
     /** Spark's rules, or null for a schema they do not cover (then JsonRows reads it). */
     private final SparkJsonRows spark;
 
-    JsonLinesReader(RowCodec<I> codec, PrintWriter notes) {
-        this(codec.schema(), codec::fromExternalRow, RowFormat.typeName(codec.encoder()), notes);
+    JsonLinesReader(EncoderRows<I> codec, PrintWriter notes) {
+        this(codec.schema(), codec::fromRow, RowFormat.typeName(codec.encoder()), notes);
     }
 
     /** A reader of rows of {@code schema}, each made into an object by {@code make} (named {@code typeName} in errors). */

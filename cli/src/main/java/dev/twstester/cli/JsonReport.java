@@ -15,7 +15,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.io.JsonRows;
 import dev.twstester.io.RunResultJson;
 
@@ -44,13 +44,13 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
 
     private final PrintWriter out;
     private final TwsQuery<K, I, O> query;
-    private final RowCodec<K> keys;
+    private final EncoderRows<K> keys;
     private final boolean tagEngine;
 
     JsonReport(PrintWriter out, TwsQuery<K, I, O> query, boolean tagEngine) {
         this.out = out;
         this.query = query;
-        this.keys = RowCodec.of(query.keyEncoder());
+        this.keys = EncoderRows.of(query.keyEncoder());
         this.tagEngine = tagEngine;
     }
 

@@ -18,7 +18,7 @@ import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.io.ScenarioPlan;
 import dev.twstester.sim.NondeterministicBatchException;
 import dev.twstester.sim.TwsSimulator;
@@ -78,7 +78,7 @@ final class Replay<K, I, O> {
      */
     int run(boolean live, Path expected) {
         boolean keepRun = live || expected != null;
-        EventInputs<I> inputs = EventInputs.read(plan, RowCodec.of(query.inputEncoder()), query.eventTimeColumn(), err,
+        EventInputs<I> inputs = EventInputs.read(plan, EncoderRows.of(query.inputEncoder()), query.eventTimeColumn(), err,
                 live, settings.keepRows());
         for (EventInputs.Warning w : inputs.warnings()) {
             err.println("twstester: " + w.message(w.file().display()));

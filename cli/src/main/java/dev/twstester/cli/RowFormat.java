@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.apache.spark.sql.Encoder;
-import org.apache.spark.sql.types.StructField;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -26,7 +25,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.io.JsonRows;
 
 /**
@@ -42,25 +41,21 @@ final class RowFormat {
     private RowFormat() {}
 
     /** A row or key of {@code codec}'s type as JSON: a struct as an object, a flat value bare. */
-    static <T> JsonNode json(T value, RowCodec<T> codec) {
+    static <T> JsonNode json(T value, EncoderRows<T> codec) {
         try {
-            if (codec.isSerializedAsStruct()) {
-                return JsonRows.toJson(codec.toExternalRow(value), codec.schema());
-            }
-            StructField column = codec.schema().fields()[0];
-            return JsonRows.valueToJson(codec.toExternalRow(value).get(0), column.dataType(), column.name());
+            return codec.toJson(value);
         } catch (RuntimeException e) {
             return TextNode.valueOf(String.valueOf(value));
         }
     }
 
     /** {@link #json} as compact text. */
-    static <T> String text(T value, RowCodec<T> codec) {
+    static <T> String text(T value, EncoderRows<T> codec) {
         return print(json(value, codec));
     }
 
     /** A key as text: a string key bare ({@code ana}), anything else as JSON. */
-    static <T> String keyText(T key, RowCodec<T> codec) {
+    static <T> String keyText(T key, EncoderRows<T> codec) {
         JsonNode json = json(key, codec);
         return json.isTextual() ? json.textValue() : print(json);
     }

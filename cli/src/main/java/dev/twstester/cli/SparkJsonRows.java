@@ -40,9 +40,9 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 
 import scala.Option;
-
-import dev.twstester.internal.SparkTimes;
 import scala.jdk.javaapi.CollectionConverters;
+
+import dev.twstester.io.SparkTimestamps;
 
 /**
  * Reads a JSON line the way Spark 4.2.0's JSON file source ({@code spark.read().schema(s).json(path)},
@@ -384,7 +384,7 @@ final class SparkJsonRows {
                 } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     Long micros = timestampMicros(p.getText());
                     if (micros != null) {
-                        return SparkTimes.toJavaTimestamp(micros);
+                        return SparkTimestamps.toJavaTimestamp(micros);
                     }
                 } else if (t == JsonToken.VALUE_NUMBER_INT) {
                     long seconds;
@@ -395,10 +395,10 @@ final class SparkJsonRows {
                     }
                     if (seconds < FIRST_YEAR_SECONDS || seconds > LAST_YEAR_SECONDS) {
                         c.notes.add("field \"" + path + "\": " + seconds + " is read as seconds since the epoch, as Spark"
-                                + " reads a JSON integer for a timestamp (" + SparkTimes.toJavaTimestamp(seconds * 1_000_000L)
+                                + " reads a JSON integer for a timestamp (" + SparkTimestamps.toJavaTimestamp(seconds * 1_000_000L)
                                         .toInstant() + "); if it is milliseconds, write seconds or an ISO-8601 string");
                     }
-                    return SparkTimes.toJavaTimestamp(seconds * 1_000_000L);
+                    return SparkTimestamps.toJavaTimestamp(seconds * 1_000_000L);
                 }
                 throw cannotConvert(p, t, type);
             };

@@ -14,7 +14,7 @@ import dev.twstester.FiredTimer;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 
 /**
  * The replay for people, batch by batch:
@@ -45,9 +45,9 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
 
     private final PrintWriter out;
     private final TwsQuery<K, I, O> query;
-    private RowCodec<K> keys;
-    private RowCodec<I> inputs;
-    private RowCodec<O> outputs;
+    private EncoderRows<K> keys;
+    private EncoderRows<I> inputs;
+    private EncoderRows<O> outputs;
     private final boolean showMetrics;
     private final List<String> simulatorModes;
     private final int maxRows;
@@ -69,23 +69,23 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
     }
 
     // the codecs are made when first needed: a replay without outputs or late rows needs none of them
-    private RowCodec<K> keys() {
+    private EncoderRows<K> keys() {
         if (keys == null) {
-            keys = RowCodec.of(query.keyEncoder());
+            keys = EncoderRows.of(query.keyEncoder());
         }
         return keys;
     }
 
-    private RowCodec<I> inputs() {
+    private EncoderRows<I> inputs() {
         if (inputs == null) {
-            inputs = RowCodec.of(query.inputEncoder());
+            inputs = EncoderRows.of(query.inputEncoder());
         }
         return inputs;
     }
 
-    private RowCodec<O> outputs() {
+    private EncoderRows<O> outputs() {
         if (outputs == null) {
-            outputs = RowCodec.of(query.outputEncoder());
+            outputs = EncoderRows.of(query.outputEncoder());
         }
         return outputs;
     }

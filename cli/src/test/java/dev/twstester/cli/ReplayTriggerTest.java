@@ -17,7 +17,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.io.RunResultJson;
 import dev.twstester.io.ScenarioPlan;
 import dev.twstester.samples.cart.CartAlert;
@@ -39,7 +39,7 @@ class ReplayTriggerTest {
 
     /** The cart file's rows, read as the replay reads them. */
     private static List<CartEvent> rows(Path file) {
-        RowCodec<CartEvent> codec = RowCodec.of(CartWatch.query().inputEncoder());
+        EncoderRows<CartEvent> codec = EncoderRows.of(CartWatch.query().inputEncoder());
         return new JsonLinesReader<>(codec, new PrintWriter(PrintWriter.nullWriter()))
                 .read(new EventFile(file, file.toString()));
     }

@@ -21,7 +21,7 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.spark.LiveSpark;
 
@@ -101,7 +101,7 @@ class SparkJsonDifferentialTest {
 
     @Test
     void theSampleFilesAreReadAsSparkReadsThemIntoTheSameEvents() throws IOException {
-        RowCodec<CartEvent> codec = RowCodec.of(Encoders.bean(CartEvent.class));
+        EncoderRows<CartEvent> codec = EncoderRows.of(Encoders.bean(CartEvent.class));
         try (Stream<Path> files = Files.list(CART)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".jsonl")).sorted().toList()) {
                 assertSameRows(file, codec.schema());

@@ -12,6 +12,9 @@ import java.util.RandomAccess;
  * as Spark collects them: {@code counts[0]} rows of partition 0, then {@code counts[1]} rows of
  * partition 1, and so on. An immutable {@code List<Integer>} of one element per row that stores
  * one number per partition, so recording partitions costs nothing per row.
+ *
+ * <p>Public for {@code dev.twstester} ({@code BatchResult} reads it), {@code dev.twstester.sim}
+ * ({@code Engine}) and {@code dev.twstester.spark} ({@code LiveRun}), which record output partitions.
  */
 public final class ContiguousPartitions extends AbstractList<Integer> implements RandomAccess {
     /** {@code ends[p]}: the number of rows of partitions 0..p. */

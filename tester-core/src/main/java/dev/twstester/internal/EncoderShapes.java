@@ -10,6 +10,9 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <p>What an encoder is made of, read from its structure alone: no Catalyst code is loaded, so
  * the simulator can decide without Catalyst whether a type needs Spark's encoder at all.
+ *
+ * <p>Public for {@code dev.twstester.sim} ({@code KeyCodec}, {@code SparkRows}), which choose
+ * how keys and rows are read.
  */
 public final class EncoderShapes {
     private EncoderShapes() {

@@ -86,7 +86,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Known difference: a null {@code CalendarInterval} in a struct field keeps 16 bytes that Spark leaves as its
  * reused buffer held them (stale bytes of an earlier row); this class zeroes them.
  */
-public final class ExternalRows {
+final class ExternalRows {
     private ExternalRows() {}
 
     private static final SparkDateTimeUtils$ TIME = SparkDateTimeUtils$.MODULE$;

@@ -27,6 +27,9 @@ import org.apache.spark.sql.types.StructType;
  * enums, arrays, lists and maps of them; every other encoder goes through Spark's own encoder
  * (Catalyst: seconds to load in a fresh JVM), {@link #path()} says why. Both give the same bytes,
  * objects and errors. Codecs are shared ({@link #of}) and thread-safe.
+ *
+ * <p>Public for {@code dev.twstester.sim} (state, keys and outputs), {@code dev.twstester.spark}
+ * (the live runner's rows) and {@code dev.twstester.io} ({@code EncoderRows}, the public route to it).
  */
 public abstract class RowCodec<T> {
     /** Keyed by the encoder, or for beans by the bean class (hashing a bean encoder's tree costs tens of µs). */

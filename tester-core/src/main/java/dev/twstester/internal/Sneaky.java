@@ -6,6 +6,9 @@ package dev.twstester.internal;
  * <p>Throws a checked exception (Spark's {@code SparkException}, or what a bean getter threw)
  * without wrapping it in another type, as Scala code and Spark's generated code do
  * ({@code Platform.throwException}): {@code throw Sneaky.raise(e);}.
+ *
+ * <p>Public for {@code dev.twstester.sim} ({@code ProcessorCopies}, {@code Scope}), which rethrow
+ * the processor's and Spark's checked exceptions.
  */
 public final class Sneaky {
     private Sneaky() {}

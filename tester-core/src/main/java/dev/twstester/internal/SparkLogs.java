@@ -39,6 +39,8 @@ import org.apache.logging.log4j.spi.LoggerContextFactory;
  * ({@code warn}, {@code debug}, ...). {@code quiet} is the default.
  *
  * <p>When Log4j 2's core is not the logging back end (SLF4J bound elsewhere), nothing is changed.
+ *
+ * <p>Public for {@code dev.twstester.spark} ({@code LiveSpark} sets the live run's log levels).
  */
 public final class SparkLogs {
     /** The system property that sets the level of Spark's loggers: {@code quiet} (the default) or a Log4j level. */

@@ -14,6 +14,9 @@ import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
  * Spark's rebase between the Julian and Gregorian calendars returns such a timestamp unchanged, but
  * merely touching {@code RebaseDateTime} loads Jackson and parses the rebase tables of every time
  * zone (about half a second in a fresh JVM). Earlier timestamps go through Spark's rebase.
+ *
+ * <p>Public for {@code dev.twstester.sim} ({@code EventTimeColumn}) and {@code dev.twstester.io}
+ * ({@code SparkTimestamps}, the public route to it).
  */
 public final class SparkTimes {
     /**

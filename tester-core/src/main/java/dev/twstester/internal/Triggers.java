@@ -8,6 +8,10 @@ import org.apache.spark.sql.streaming.Trigger;
  * Internal: reads Spark's {@link Trigger} objects, whose classes are internal to Spark.
  * {@code Trigger.ProcessingTime(...)} (any interval, 0 included) and {@code Trigger.AvailableNow()}
  * are modelled.
+ *
+ * <p>Public for {@code dev.twstester} ({@code TwsQuery}), {@code dev.twstester.sim}
+ * ({@code MicroBatchLoop}), {@code dev.twstester.spark} ({@code LiveRun}) and
+ * {@code dev.twstester.property} ({@code ScenarioGenerator}).
  */
 public final class Triggers {
     private Triggers() {

@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * a {@link StructType}. The JSON is what a person would write by hand:
  *
  * <pre>{@code
- * StructType schema = RowCodec.of(Encoders.bean(Click.class)).schema();
+ * StructType schema = EncoderRows.of(Encoders.bean(Click.class)).schema();
  * ObjectNode json = JsonRows.toJson(row, schema);   // {"page":"/cart","ts":"2024-05-01T10:00:00.123456Z","user":"ana"}
  * Row back = JsonRows.fromJson(json, schema);      // equal to row
  * }</pre>

@@ -7,8 +7,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.StructField;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,7 +19,6 @@ import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.RowCodec;
 
 /**
  * Writes a {@link RunResult} as JSON and reads it back, so a run of the simulator or of live Spark
@@ -159,15 +156,15 @@ public final class RunResultJson {
 
     /** The three codecs of a query, and the batch layout. */
     private static final class Codecs<K, I, O> {
-        private final RowCodec<K> keys;
-        private final RowCodec<I> inputs;
-        private final RowCodec<O> outputs;
+        private final EncoderRows<K> keys;
+        private final EncoderRows<I> inputs;
+        private final EncoderRows<O> outputs;
 
         Codecs(TwsQuery<K, I, O> query) {
             Objects.requireNonNull(query, "query must not be null");
-            this.keys = RowCodec.of(query.keyEncoder());
-            this.inputs = RowCodec.of(query.inputEncoder());
-            this.outputs = RowCodec.of(query.outputEncoder());
+            this.keys = EncoderRows.of(query.keyEncoder());
+            this.inputs = EncoderRows.of(query.inputEncoder());
+            this.outputs = EncoderRows.of(query.outputEncoder());
         }
 
         ObjectNode write(BatchResult<K, I, O> b) {
@@ -289,7 +286,7 @@ public final class RunResultJson {
             return out;
         }
 
-        private <T> List<T> values(JsonNode batch, String name, RowCodec<T> codec, String where) {
+        private <T> List<T> values(JsonNode batch, String name, EncoderRows<T> codec, String where) {
             JsonNode list = array(batch, name, where);
             List<T> out = new ArrayList<>(list.size());
             for (int i = 0; i < list.size(); i++) {
@@ -298,32 +295,23 @@ public final class RunResultJson {
             return out;
         }
 
-        private static <T> ArrayNode rows(List<T> values, RowCodec<T> codec) {
+        private static <T> ArrayNode rows(List<T> values, EncoderRows<T> codec) {
             ArrayNode out = NODES.arrayNode();
             values.forEach(v -> out.add(value(v, codec)));
             return out;
         }
 
         /** A flat encoder's value bare, a struct's as an object. */
-        private static <T> JsonNode value(T v, RowCodec<T> codec) {
-            if (codec.isSerializedAsStruct()) {
-                return JsonRows.toJson(codec.toExternalRow(v), codec.schema());
-            }
-            StructField column = codec.schema().fields()[0];
-            return JsonRows.valueToJson(codec.toExternalRow(v).get(0), column.dataType(), column.name());
+        private static <T> JsonNode value(T v, EncoderRows<T> codec) {
+            return codec.toJson(v);
         }
 
-        private static <T> T fromJson(JsonNode json, RowCodec<T> codec, String where) {
+        private static <T> T fromJson(JsonNode json, EncoderRows<T> codec, String where) {
             if (json.isNull()) {
                 throw new IllegalArgumentException(where + ": null; a row or key is never null, give a value");
             }
             try {
-                if (codec.isSerializedAsStruct()) {
-                    return codec.fromExternalRow(JsonRows.fromJson(json, codec.schema()));
-                }
-                StructField column = codec.schema().fields()[0];
-                Object value = JsonRows.valueFromJson(json, column.dataType(), column.name());
-                return codec.fromExternalRow(RowFactory.create(value));
+                return codec.fromJson(json);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
             }

@@ -23,7 +23,6 @@ import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.ContiguousPartitions;
-import dev.twstester.internal.Fault;
 
 import scala.jdk.javaapi.CollectionConverters;
 

@@ -17,7 +17,6 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
 import dev.twstester.internal.RowCodec;
 
 /**
@@ -117,7 +116,7 @@ public final class TwsSimulator<K, I, O> {
         private boolean realTimeMode;
         private boolean keepHistory = true;
         /** Not an option: only {@link Fault#inject} sets it, for twstester's own tests. */
-        private Set<Fault> faults = Set.of();
+        Set<Fault> faults = Set.of();
 
         private Builder(TwsQuery<K, I, O> query) {
             this.query = query;

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
 
 /** {@link Fault}: a fault lives in the one simulator built with it, never in the others of the JVM. */
 class FaultInjectionTest {

@@ -25,8 +25,7 @@ import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.RowCodec;
-import dev.twstester.io.JsonRows;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.junit.internal.ErrorClasses;
 import dev.twstester.property.EventFactory;
 import dev.twstester.property.GenScenario;
@@ -299,9 +298,9 @@ public final class DifferentialProperty<K, I, O> {
 
     private Path save(long seed, GenScenario shrunk) {
         Path dir = failureDir.resolve(query.newProcessor().getClass().getSimpleName() + "-seed" + seed);
-        RowCodec<I> codec = RowCodec.of(query.inputEncoder());
+        EncoderRows<I> codec = EncoderRows.of(query.inputEncoder());
         try {
-            shrunk.writeBatchFiles(dir, row -> JsonRows.toJson(codec.toExternalRow(row), codec.schema()).toString(), events);
+            shrunk.writeBatchFiles(dir, row -> codec.toJson(row).toString(), events);
         } catch (IOException e) {
             throw new UncheckedIOException("could not save the failing scenario in " + dir, e);
         }

@@ -29,6 +29,14 @@ import java.lang.annotation.Target;
  * <p>{@link #fidelity()}, {@link #checkRetries()} and {@link #realTimeMode()} set the simulator's
  * options, as {@code TwsSimulator.builder(query)} does:
  * {@code @Simulator(fidelity = Fidelity.FAST, checkRetries = true) TestSimulator<...> sim;}
+ * {@link #checkKeyIsolation()} adds a check after the test: its steps re-run through
+ * {@code KeyIsolationCheck}, failing the test when a processor field carries data across keys.
+ *
+ * <p>A field or parameter of type {@code TwsSimulator} gets the simulator itself, for code that
+ * takes one. Its calls are not recorded: a failing test's timeline shows its batches without the
+ * calls, strict mode sees its outputs as unread unless asserted through {@code TwsAssertions}, and
+ * {@code compareWithSpark} and {@link #checkKeyIsolation()}, which re-run the recorded calls, need a
+ * {@link TestSimulator}.
  *
  * <p>The query comes from a <em>query source</em>: a field of type {@code TwsQuery} or a method
  * without parameters returning one, in the test class, its superclasses or (for {@code @Nested}
@@ -51,4 +59,16 @@ public @interface Simulator {
 
     /** {@code TwsSimulator.Builder#realTimeMode()}: one {@code handleInputRows} call per input row. */
     boolean realTimeMode() default false;
+
+    /**
+     * After a passing test, re-run the steps this simulator ran through
+     * {@code dev.twstester.sim.KeyIsolationCheck} at 1, 2, 3, 5 and 8 shuffle partitions, and fail
+     * the test with the check's report when a processor instance field carries data from one key to
+     * another (Spark runs the keys of a partition one after another on one processor instance). The
+     * steps up to the first call that failed are checked; a call with no scenario equivalent
+     * ({@code advanceWatermarkTo}, {@code restore}, a state write) is a configuration error. The
+     * re-runs use the check's own simulators: full fidelity, one {@code handleInputRows} call per key
+     * and batch, whatever {@link #fidelity()} and {@link #realTimeMode()} say.
+     */
+    boolean checkKeyIsolation() default false;
 }

@@ -5,7 +5,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-import dev.twstester.internal.Fault;
+import dev.twstester.sim.Fault;
 
 /**
  * For twstester's own tests only (package-private): every simulator the {@link TwsExtension} creates

@@ -10,11 +10,11 @@ import java.util.Objects;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
 import dev.twstester.junit.internal.Recorder;
 import dev.twstester.junit.internal.Session;
 import dev.twstester.junit.internal.Timelines;
 import dev.twstester.junit.internal.TraceFiles;
+import dev.twstester.sim.Fault;
 import dev.twstester.sim.TwsSimulator;
 
 /**
@@ -35,8 +35,10 @@ import dev.twstester.sim.TwsSimulator;
  * }
  * }</pre>
  *
- * <p>Every method behaves as {@link TwsSimulator}'s of the same name; see it for micro-batch,
- * watermark and timer semantics. Outputs are returned by each call and also queued on
+ * <p>It has every public method of {@link TwsSimulator}, with the same parameter types, and each
+ * behaves as {@code TwsSimulator}'s of the same name; see it for micro-batch, watermark and timer
+ * semantics. The one different return type is {@link #state()}'s {@link TestStateView}, whose
+ * writes are recorded. Outputs are returned by each call and also queued on
  * {@link #output()}. Not thread-safe, like the simulator.
  *
  * @param <K> grouping key type
@@ -67,6 +69,9 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
     /** With the options of a {@link Simulator @Simulator} annotation ({@code null}: the defaults). */
     TestSimulator(String name, TwsQuery<K, I, O> query, Simulator options, Fault... faults) {
         this.recorder = new Recorder<>(name, query, b -> options == null ? b : apply(options, b), faults);
+        if (options != null && options.checkKeyIsolation()) {
+            recorder.checkKeyIsolation();
+        }
         this.state = new TestStateView<>(recorder, STATE_WRITE_NOT_LIVE);
         this.output = new TestOutput<>(recorder);
     }
@@ -163,6 +168,16 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
         Objects.requireNonNull(rows, "rows must not be null");
         return recorder.call("addData(" + rows(rows) + ")", List.of(new Scenario.AddData<>(rows)), null,
                 () -> recorder.simulator().addData(rows));
+    }
+
+    /** Varargs form of {@link #addData(List)}. */
+    @SafeVarargs
+    public final RunResult<K, I, O> addData(I... rows) {
+        List<I> list = new ArrayList<>(rows.length);
+        for (I row : rows) {
+            list.add(row);
+        }
+        return addData(list);
     }
 
     /** {@link TwsSimulator#stop}: the query stops; nothing runs until {@link #start()}. */

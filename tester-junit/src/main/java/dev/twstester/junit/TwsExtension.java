@@ -14,6 +14,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -32,7 +34,7 @@ import org.junit.platform.commons.support.ReflectionSupport;
 import org.opentest4j.TestAbortedException;
 
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
+import dev.twstester.junit.internal.KeyIsolation;
 import dev.twstester.junit.internal.QuerySources;
 import dev.twstester.junit.internal.Recorder;
 import dev.twstester.junit.internal.Session;
@@ -40,6 +42,8 @@ import dev.twstester.junit.internal.SparkComparison;
 import dev.twstester.junit.internal.Strictness;
 import dev.twstester.junit.internal.Timelines;
 import dev.twstester.junit.internal.TraceFiles;
+import dev.twstester.sim.Fault;
+import dev.twstester.sim.TwsSimulator;
 
 /**
  * The JUnit Jupiter extension behind {@link TwsTest @TwsTest}; register it through the annotation.
@@ -51,6 +55,9 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
     private static final Namespace NAMESPACE = Namespace.create(TwsExtension.class);
     private static final String SESSION = "session";
     private static final Path DEFAULT_TRACE_DIR = Path.of("target", "twstester-traces");
+    /** The plain simulators this extension injected, so a field that still holds one can be set again. */
+    private static final Set<TwsSimulator<?, ?, ?>> INJECTED_PLAIN =
+            Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -115,12 +122,24 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         }
     }
 
-    /** Strict mode and the Spark comparison after a passing test; the first problem, the rest suppressed. */
+    /**
+     * Strict mode, the key-isolation check and the Spark comparison after a passing test; the first
+     * problem, the rest suppressed.
+     */
     private static Throwable check(Settings settings, Session test, List<Recorder<?, ?, ?>> recorders) {
         List<Throwable> problems = new ArrayList<>();
         for (Recorder<?, ?, ?> r : recorders) {
             if (settings.strict() && !r.isClosed()) {
                 Strictness.problems(r, "@TwsTest(strict = true)").ifPresent(p -> problems.add(new AssertionError(p)));
+            }
+        }
+        for (Recorder<?, ?, ?> r : recorders) {
+            if (r.checksKeyIsolation() && !r.isClosed()) {
+                try {
+                    KeyIsolation.problems(r).ifPresent(p -> problems.add(new AssertionError(p)));
+                } catch (ExtensionConfigurationException e) {
+                    problems.add(e);
+                }
             }
         }
         if (settings.compareWithSpark()) {
@@ -145,6 +164,31 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
                 || parameterContext.isAnnotated(Simulator.class);
     }
 
+    /** Whether {@code type} is one the extension fills: {@link TestSimulator}, or {@link TwsSimulator} itself. */
+    private static boolean injectable(Class<?> type) {
+        return type == TestSimulator.class || type == TwsSimulator.class;
+    }
+
+    /**
+     * What a field or parameter of {@code type} gets: {@code sim}, or for a {@link TwsSimulator} its
+     * simulator, whose calls are not recorded (so nothing that re-runs the recorded calls can use it).
+     */
+    private static Object value(Class<?> type, TestSimulator<?, ?, ?> sim, Simulator options, Settings settings,
+            String where) {
+        if (type == TestSimulator.class) {
+            return sim;
+        }
+        String recheck = settings.compareWithSpark() ? "@TwsTest(compareWithSpark = true)"
+                : options != null && options.checkKeyIsolation() ? KeyIsolation.OPTION : null;
+        if (recheck != null) {
+            throw new ExtensionConfigurationException(where + " is a TwsSimulator, whose calls are not recorded, but "
+                    + recheck + " re-runs the test's recorded calls; declare it as TestSimulator<K, I, O>");
+        }
+        TwsSimulator<?, ?, ?> plain = sim.simulator();
+        INJECTED_PLAIN.add(plain);
+        return plain;
+    }
+
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext context) {
         Parameter parameter = parameterContext.getParameter();
@@ -155,9 +199,9 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
             throw new ParameterResolutionException("a TestSimulator cannot be passed to the constructor of "
                     + context.getRequiredTestClass().getSimpleName() + "; use a @Simulator field or a test method parameter");
         }
-        if (parameter.getType() != TestSimulator.class) {
+        if (!injectable(parameter.getType())) {
             throw new ParameterResolutionException(target + " is annotated @Simulator but is a "
-                    + parameter.getType().getSimpleName() + "; declare it as TestSimulator<K, I, O>");
+                    + parameter.getType().getSimpleName() + "; declare it as TestSimulator<K, I, O> (or TwsSimulator<K, I, O>)");
         }
         boolean shared = context.getTestMethod().isEmpty();
         if (shared && settings(context).compareWithSpark()) {
@@ -169,37 +213,41 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         QuerySources.Source source = QuerySources.find(name, lookupClasses(context), target);
         Session session = session(context, shared);
         String simName = parameter.isNamePresent() ? parameter.getName() : source.member().getName();
-        return session.forQuerySource(source.display(), () -> {
-            TestSimulator<?, ?, ?> sim = create(simName, source, instances(context), target,
-                    parameterContext.findAnnotation(Simulator.class).orElse(null), faults(context));
-            session.add(sim.recorder());
-            return sim;
+        Simulator options = parameterContext.findAnnotation(Simulator.class).orElse(null);
+        Object sim = session.forQuerySource(source.display(), () -> {
+            TestSimulator<?, ?, ?> made = create(simName, source, instances(context), target, options, faults(context));
+            session.add(made.recorder());
+            return made;
         });
+        return sim instanceof TestSimulator<?, ?, ?> t ? value(parameter.getType(), t, options, settings(context), target)
+                : sim;
     }
 
     private void inject(ExtensionContext context, Field field, Object instance, Session session, String target) {
         String where = target + " of " + field.getDeclaringClass().getSimpleName();
-        if (field.getType() != TestSimulator.class) {
+        if (!injectable(field.getType())) {
             throw new ExtensionConfigurationException("@Simulator " + where + " is a " + field.getType().getSimpleName()
-                    + "; declare it as TestSimulator<K, I, O> (its simulator() is the TwsSimulator)");
+                    + "; declare it as TestSimulator<K, I, O> (its simulator() is the TwsSimulator) or TwsSimulator<K, I, O>");
         }
         if (Modifier.isFinal(field.getModifiers())) {
             throw new ExtensionConfigurationException("@Simulator " + where + " is final; remove final so the "
                     + "extension can set it");
         }
         Object current = ReflectionSupport.tryToReadFieldValue(field, instance).toOptional().orElse(null);
-        if (current != null && !(current instanceof TestSimulator<?, ?, ?> t && t.managed)) {
+        if (current != null && !(current instanceof TestSimulator<?, ?, ?> t && t.managed)
+                && !(current instanceof TwsSimulator<?, ?, ?> s && INJECTED_PLAIN.contains(s))) {
             throw new ExtensionConfigurationException("@Simulator " + where + " already has a value; remove the "
                     + "initializer: the extension creates the simulator from the query source");
         }
         String name = field.getAnnotation(Simulator.class).query();
         QuerySources.Source source = QuerySources.find(name, lookupClasses(context), where);
-        TestSimulator<?, ?, ?> sim = create(field.getName(), source, instances(context), where,
-                field.getAnnotation(Simulator.class), faults(context));
+        Simulator options = field.getAnnotation(Simulator.class);
+        TestSimulator<?, ?, ?> sim = create(field.getName(), source, instances(context), where, options, faults(context));
         session.add(sim.recorder());
+        Object value = value(field.getType(), sim, options, settings(context), "@Simulator " + where);
         try {
             field.setAccessible(true);
-            field.set(instance, sim);
+            field.set(instance, value);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new ExtensionConfigurationException("cannot set @Simulator " + where + ": " + e.getMessage(), e);
         }

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
 import dev.twstester.property.PropertyResult;
 import dev.twstester.property.ScenarioGenerator;
+import dev.twstester.sim.Fault;
 import dev.twstester.sim.TwsSimulator;
 
 /** The differential property against live Spark: it passes on the real simulator and catches a broken one. */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
+import dev.twstester.sim.Fault;
 import dev.twstester.sim.TwsSimulator;
 
 /** Example test classes for {@link TwsExtensionTest}; each runs only through {@link Kit}. */
@@ -180,12 +180,12 @@ final class TwsExtensionExamples {
 
     @ExampleOnly
     @TwsTest
-    static class PlainSimulatorField {
+    static class WrongFieldType {
         static TwsQuery<String, Reading, String> query() {
             return TallyProcessor.query();
         }
 
-        @Simulator TwsSimulator<String, Reading, String> sim;
+        @Simulator dev.twstester.RunResult<String, Reading, String> sim;
 
         @Test
         void test() {}

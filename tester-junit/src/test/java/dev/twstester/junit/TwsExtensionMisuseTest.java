@@ -29,10 +29,10 @@ class TwsExtensionMisuseTest {
 
     @Test
     void a_field_of_another_type() {
-        assertThat(testFailure(TwsExtensionExamples.PlainSimulatorField.class))
+        assertThat(testFailure(TwsExtensionExamples.WrongFieldType.class))
                 .isInstanceOf(ExtensionConfigurationException.class)
-                .hasMessage("@Simulator field 'sim' of PlainSimulatorField is a TwsSimulator; declare it as "
-                        + "TestSimulator<K, I, O> (its simulator() is the TwsSimulator)");
+                .hasMessage("@Simulator field 'sim' of WrongFieldType is a RunResult; declare it as "
+                        + "TestSimulator<K, I, O> (its simulator() is the TwsSimulator) or TwsSimulator<K, I, O>");
     }
 
     @Test
@@ -122,7 +122,8 @@ class TwsExtensionMisuseTest {
     void a_parameter_of_another_type() {
         assertThat(testFailure(TwsExtensionExamples.WrongParameterType.class))
                 .isInstanceOf(ParameterResolutionException.class)
-                .hasMessage("parameter 1 of test() is annotated @Simulator but is a List; declare it as TestSimulator<K, I, O>");
+                .hasMessage("parameter 1 of test() is annotated @Simulator but is a List; declare it as "
+                        + "TestSimulator<K, I, O> (or TwsSimulator<K, I, O>)");
     }
 
     @Test

@@ -21,8 +21,8 @@ import org.apache.spark.sql.streaming.TimeMode;
 import dev.twstester.BatchResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.Fault;
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
+import dev.twstester.sim.Fault;
 import dev.twstester.sim.StateView;
 import dev.twstester.sim.TwsSimulator;
 
@@ -42,7 +42,7 @@ public final class Recorder<K, I, O> {
     private final String name;
     private final TwsQuery<K, I, O> query;
     private final TwsSimulator<K, I, O> simulator;
-    private final RowCodec<K> keyCodec;
+    private final EncoderRows<K> keyCodec;
     private final Map<String, String> kinds = new HashMap<>();
     private final List<Call<K, I, O>> calls = new ArrayList<>();
     private final Set<BatchResult<?, ?, ?>> own = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -51,6 +51,7 @@ public final class Recorder<K, I, O> {
     private int recordedBatches;
     private int readRows;
     private String closedBecause;
+    private volatile boolean checkKeyIsolation;
 
     /**
      * Creates the simulator (running the processor's driver-side init pass) and registers it.
@@ -70,7 +71,7 @@ public final class Recorder<K, I, O> {
         this.query = Objects.requireNonNull(query, "query must not be null");
         TwsSimulator.Builder<K, I, O> builder = options.apply(TwsSimulator.builder(query));
         this.simulator = (faults.length == 0 ? builder : Fault.inject(builder, faults)).build();
-        this.keyCodec = RowCodec.of(query.keyEncoder());
+        this.keyCodec = EncoderRows.of(query.keyEncoder());
         LIVE.put(simulator, new WeakReference<>(this));
     }
 
@@ -241,6 +242,18 @@ public final class Recorder<K, I, O> {
             }
         }
         return due;
+    }
+
+    // ---- checks after the test
+
+    /** Asks for {@link KeyIsolation} on this simulator's steps after the test. */
+    public void checkKeyIsolation() {
+        checkKeyIsolation = true;
+    }
+
+    /** Whether {@link #checkKeyIsolation()} was asked for. */
+    public boolean checksKeyIsolation() {
+        return checkKeyIsolation;
     }
 
     // ---- lifecycle

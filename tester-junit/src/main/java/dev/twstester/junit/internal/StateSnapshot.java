@@ -12,7 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.sim.StateView;
 
 /**
@@ -48,7 +48,7 @@ final class StateSnapshot {
     }
 
     /** Reads every key's state through {@code view}; {@code kinds} maps each variable to value, list or map. */
-    static <K> StateSnapshot take(StateView<K> view, RowCodec<K> keyCodec, Map<String, String> kinds) {
+    static <K> StateSnapshot take(StateView<K> view, EncoderRows<K> keyCodec, Map<String, String> kinds) {
         Map<Bytes, KeyState> keys = new LinkedHashMap<>();
         for (K key : view.keys()) {
             Map<String, Object> entries = new LinkedHashMap<>();
@@ -87,11 +87,11 @@ final class StateSnapshot {
     }
 
     /** What differs from this snapshot to {@code after}, key by key in Spark's key order. */
-    <K> List<StateChange> changesTo(StateSnapshot after, RowCodec<K> keyCodec) {
+    <K> List<StateChange> changesTo(StateSnapshot after, EncoderRows<K> keyCodec) {
         Set<Bytes> all = new LinkedHashSet<>(keys.keySet());
         all.addAll(after.keys.keySet());
         List<Bytes> ordered = new ArrayList<>(all);
-        ordered.sort((a, b) -> keyCodec.compareNatural(a.bytes, b.bytes));
+        ordered.sort((a, b) -> keyCodec.compareEncoded(a.bytes, b.bytes));
         List<StateChange> changes = new ArrayList<>();
         for (Bytes k : ordered) {
             KeyState was = keys.get(k);

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.apache.spark.sql.types.StructField;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,7 +19,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.RowCodec;
+import dev.twstester.io.EncoderRows;
 import dev.twstester.io.JsonRows;
 import dev.twstester.io.RunResultJson;
 import dev.twstester.io.ScenarioPlan;
@@ -61,7 +60,7 @@ public final class TraceFiles {
         private final Recorder<K, I, O> recorder;
         private final TwsQuery<K, I, O> query;
         private final Path dir;
-        private final RowCodec<K> keys;
+        private final EncoderRows<K> keys;
         /** Creates {@code dir} and deletes numbered batch files an earlier, longer trace left. */
         private final ScenarioPlan.Writer<I> plan;
         private final StringBuilder timeline = new StringBuilder();
@@ -70,9 +69,9 @@ public final class TraceFiles {
             this.recorder = recorder;
             this.query = recorder.query();
             this.dir = dir;
-            RowCodec<I> inputs = RowCodec.of(query.inputEncoder());
-            this.keys = RowCodec.of(query.keyEncoder());
-            this.plan = ScenarioPlan.writer(dir, row -> JsonRows.toJson(inputs.toExternalRow(row), inputs.schema()).toString());
+            EncoderRows<I> inputs = EncoderRows.of(query.inputEncoder());
+            this.keys = EncoderRows.of(query.keyEncoder());
+            this.plan = ScenarioPlan.writer(dir, row -> inputs.toJson(row).toString());
         }
 
         void write(String test, Throwable failure) throws IOException {
@@ -146,11 +145,7 @@ public final class TraceFiles {
         /** A flat key bare, a struct key as an object, as RunResultJson writes keys. */
         @SuppressWarnings("unchecked")
         private JsonNode key(Object key) {
-            if (keys.isSerializedAsStruct()) {
-                return JsonRows.toJson(keys.toExternalRow((K) key), keys.schema());
-            }
-            StructField column = keys.schema().fields()[0];
-            return JsonRows.valueToJson(keys.toExternalRow((K) key).get(0), column.dataType(), column.name());
+            return keys.toJson((K) key);
         }
 
         private void line(JsonNode node) throws JsonProcessingException {
