@@ -17,6 +17,9 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
@@ -92,17 +95,20 @@ class JUnitSupportTest {
         Probe.SEEN.clear();
         EngineTestKit.engine("junit-jupiter").selectors(selectClass(Outer.class))
                 .configurationParameter(ExampleOnly.PARAMETER, "true").execute()
-                .testEvents().assertStatistics(s -> s.started(6).succeeded(6));
-        assertThat(Probe.SEEN).containsExactlyEntriesOf(new TreeMap<>(Map.of(
-                "Outer", "[] outer",
-                "Outer.top()", "[] outer",
-                "Outer$Middle", "[Outer] middle",
-                "Outer$Middle.mid()", "[Outer] middle",
-                "Outer$Middle$Inner", "[Outer, Outer$Middle] inner",
-                "Outer$Middle$Inner.in()", "[Outer, Outer$Middle] inner",
-                "Outer$Middle$Inner.repeated()", "[Outer, Outer$Middle] inner",
-                "Outer$Middle$Plain", "[Outer, Outer$Middle] middle",
-                "Outer$Middle$Plain.plain()", "[Outer, Outer$Middle] middle")));
+                .testEvents().assertStatistics(s -> s.started(8).succeeded(8));
+        assertThat(Probe.SEEN).containsExactlyEntriesOf(new TreeMap<>(Map.ofEntries(
+                Map.entry("Outer", "[] outer"),
+                Map.entry("Outer.top()", "[] outer"),
+                Map.entry("Outer$Middle", "[Outer] middle"),
+                Map.entry("Outer$Middle.mid()", "[Outer] middle"),
+                Map.entry("Outer$Middle$Inner", "[Outer, Outer$Middle] inner"),
+                Map.entry("Outer$Middle$Inner.in()", "[Outer, Outer$Middle] inner"),
+                Map.entry("Outer$Middle$Inner.repeated()", "[Outer, Outer$Middle] inner"),
+                Map.entry("Outer$Middle$Plain", "[Outer, Outer$Middle] middle"),
+                Map.entry("Outer$Middle$Plain.plain()", "[Outer, Outer$Middle] middle"),
+                Map.entry("Outer$Templated", "[Outer] outer"),
+                Map.entry("Outer$Templated$Deep", "[Outer, Outer$Templated] deep"),
+                Map.entry("Outer$Templated$Deep.deep()", "[Outer, Outer$Templated] deep"))));
     }
 
     @Retention(RetentionPolicy.RUNTIME)
@@ -178,6 +184,23 @@ class JUnitSupportTest {
             class Plain {
                 @Test
                 void plain() {
+                }
+            }
+        }
+
+        /** A class template (JUnit 5.13+): its invocations add contexts of the same class between. */
+        @Nested
+        @ParameterizedClass
+        @ValueSource(ints = {1, 2})
+        class Templated {
+            @Parameter
+            int n;
+
+            @Nested
+            @Marker("deep")
+            class Deep {
+                @Test
+                void deep() {
                 }
             }
         }
