@@ -35,8 +35,7 @@ class DoorWatchTest {
                 .build();
     }
 
-    @Simulator
-    TestSimulator<String, DoorEvent, String> sim;
+    @Simulator TestSimulator<String, DoorEvent, String> sim;
 
     @Test
     void a_door_left_open_alerts_once_the_watermark_passes_one_minute() {
