@@ -34,6 +34,7 @@ import org.junit.platform.commons.support.ReflectionSupport;
 import org.opentest4j.TestAbortedException;
 
 import dev.twstester.TwsQuery;
+import dev.twstester.junit.internal.JUnitSupport;
 import dev.twstester.junit.internal.KeyIsolation;
 import dev.twstester.junit.internal.QuerySources;
 import dev.twstester.junit.internal.Recorder;
@@ -58,6 +59,14 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
     /** The plain simulators this extension injected, so a field that still holds one can be set again. */
     private static final Set<TwsSimulator<?, ?, ?>> INJECTED_PLAIN =
             Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
+    /**
+     * Created by JUnit for {@link TwsTest @TwsTest}; fails with one clear line when the JUnit on the
+     * test classpath is one the extension does not run on (older than 5.10, or mixed versions).
+     */
+    public TwsExtension() {
+        JUnitSupport.requireSupported();
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -276,7 +285,7 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
     private static List<Class<?>> lookupClasses(ExtensionContext context) {
         List<Class<?>> classes = new ArrayList<>();
         classes.add(context.getRequiredTestClass());
-        List<Class<?>> enclosing = new ArrayList<>(context.getEnclosingTestClasses());
+        List<Class<?>> enclosing = new ArrayList<>(JUnitSupport.enclosingTestClasses(context));
         Collections.reverse(enclosing);
         classes.addAll(enclosing);
         return classes;
@@ -291,8 +300,14 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         String owner = shared ? "test class " + context.getRequiredTestClass().getSimpleName()
                 : "test " + context.getDisplayName();
         // keyed by context: store lookups fall back to the parent's, which holds the class session
-        return context.getStore(NAMESPACE).computeIfAbsent(SESSION + context.getUniqueId(),
-                k -> new Session(owner, shared), Session.class);
+        // get and put (not computeIfAbsent, JUnit 6 only): one context's callbacks run on one thread
+        ExtensionContext.Store store = context.getStore(NAMESPACE);
+        Session session = store.get(SESSION + context.getUniqueId(), Session.class);
+        if (session == null) {
+            session = new Session(owner, shared);
+            store.put(SESSION + context.getUniqueId(), session);
+        }
+        return session;
     }
 
     /** The recorders visible to a test: its own, then those of its class and enclosing classes. */
@@ -356,8 +371,8 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
 
     private static Settings settings(ExtensionContext context) {
         TwsTest annotation = AnnotationSupport.findAnnotation(context.getTestMethod(), TwsTest.class)
-                .or(() -> AnnotationSupport.findAnnotation(context.getRequiredTestClass(), TwsTest.class,
-                        context.getEnclosingTestClasses()))
+                .or(() -> JUnitSupport.findAnnotation(context.getRequiredTestClass(), TwsTest.class,
+                        JUnitSupport.enclosingTestClasses(context)))
                 .orElse(null);
         String mode = context.getConfigurationParameter(TwsTest.TRACE_MODE_PROPERTY).orElse("on_failure")
                 .trim().toLowerCase(Locale.ROOT);
@@ -373,8 +388,8 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
     /** The faults of {@link SimulatorFaults} on the test method, else its class or an enclosing class; usually none. */
     private static Fault[] faults(ExtensionContext context) {
         return AnnotationSupport.findAnnotation(context.getTestMethod(), SimulatorFaults.class)
-                .or(() -> AnnotationSupport.findAnnotation(context.getRequiredTestClass(), SimulatorFaults.class,
-                        context.getEnclosingTestClasses()))
+                .or(() -> JUnitSupport.findAnnotation(context.getRequiredTestClass(), SimulatorFaults.class,
+                        JUnitSupport.enclosingTestClasses(context)))
                 .map(SimulatorFaults::value).orElse(new Fault[0]);
     }
 

@@ -6,14 +6,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 /**
  * Internal, not API: may change in any release.
  *
  * <p>The simulators of one test (or, for static fields and {@code @BeforeAll} parameters, of one
  * test class), kept in JUnit's store so that JUnit closes them. While a test runs, its session is
  * the thread's current one, and simulators made with {@code TestSimulator.of} join it.
+ *
+ * <p>Both {@code AutoCloseable} (what JUnit 6 closes; {@code CloseableResource} is deprecated there)
+ * and {@code CloseableResource} (all JUnit 5 closes before 5.13): each JUnit closes it once.
  */
-public final class Session implements AutoCloseable {
+@SuppressWarnings("deprecation")
+public final class Session implements AutoCloseable, ExtensionContext.Store.CloseableResource {
     private static final ThreadLocal<Session> CURRENT = new ThreadLocal<>();
 
     private final String owner;

@@ -1,0 +1,21 @@
+package com.example.doors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/** The build runs these tests once per JUnit version; this checks each run got the JUnit it asked for. */
+class JUnitVersionTest {
+    @Test
+    void the_junit_running_is_the_one_the_build_asked_for() throws ClassNotFoundException {
+        String expected = System.getProperty("expected.junit.version");
+        assertThat(expected).as("surefire's expected.junit.version").isNotBlank();
+        String api = ExtensionContext.class.getPackage().getImplementationVersion();
+        String engine = Class.forName("org.junit.jupiter.engine.JupiterTestEngine").getPackage()
+                .getImplementationVersion();
+        System.out.println("JUnit Jupiter running: api " + api + ", engine " + engine);
+        assertThat(api).as("junit-jupiter-api").isEqualTo(expected);
+        assertThat(engine).as("junit-jupiter-engine").isEqualTo(expected);
+    }
+}
