@@ -262,10 +262,13 @@ final class TimelineHtml {
         Column c = columns.get(i);
         int left = x(i) - COL / 2;
         if (cell.inputRows > 0) {
-            svg.append("<rect class=\"had-input\" x=\"").append(left + 1).append("\" y=\"").append(y + 1)
-                    .append("\" width=\"").append(COL - 2).append("\" height=\"").append(LANE - 2).append("\"><title>")
-                    .append(esc(lane.text)).append(": ").append(cell.inputRows).append(" input row")
-                    .append(cell.inputRows == 1 ? "" : "s").append(" in batch ").append(c.batchId).append("</title></rect>");
+            boolean allLate = cell.droppedRows == cell.inputRows;
+            svg.append("<rect class=\"").append(allLate ? "all-late" : "had-input").append("\" x=\"").append(left + 1)
+                    .append("\" y=\"").append(y + 1).append("\" width=\"").append(COL - 2).append("\" height=\"")
+                    .append(LANE - 2).append("\"><title>").append(esc(lane.text)).append(": ").append(cell.inputRows)
+                    .append(" input row").append(cell.inputRows == 1 ? "" : "s").append(" in batch ").append(c.batchId)
+                    .append(cell.droppedRows == 0 ? "" : " (" + cell.droppedRows + " dropped late)")
+                    .append("</title></rect>");
         }
         if (cell.sizes != null && !cell.sizes.isEmpty()) {
             int total = total(cell.sizes);
@@ -419,6 +422,7 @@ final class TimelineHtml {
             <span><svg width="12" height="12"><g class="timer deleted"><path d="M2,2 l8,8 m0,-8 l-8,8"/></g></svg> timer deleted</span>
             <span><svg width="28" height="10"><rect class="statebar" x="0" y="1" width="20" height="8"/></svg> state size after the batch (values, list elements, map entries)</span>
             <span><svg width="16" height="12"><rect class="had-input" x="0" y="0" width="16" height="12"/></svg> key had input rows</span>
+            <span><svg width="16" height="12"><rect class="all-late" x="0" y="0" width="16" height="12"/></svg> all of them late</span>
             </div>
             """;
 
@@ -429,7 +433,8 @@ final class TimelineHtml {
             .legend { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
             .legend span { display: inline-flex; align-items: center; gap: 5px; }
             #main { display: flex; gap: 16px; align-items: flex-start; }
-            #chart { overflow-x: auto; flex: 0 1 auto; border: 1px solid #d9dee7; }
+            #chart { overflow-x: auto; flex: 0 1 auto; min-width: 0; border: 1px solid #d9dee7; }
+            #chart svg { display: block; }
             #panel { flex: 0 0 360px; max-height: 80vh; overflow: auto; border: 1px solid #d9dee7; padding: 8px 12px;
                      position: sticky; top: 8px; background: #fafbfc; }
             #panel h2 { font-size: 15px; margin: 0 0 4px; } #panel h3 { font-size: 13px; margin: 8px 0 2px; }
@@ -446,7 +451,7 @@ final class TimelineHtml {
             .bar { opacity: .35; } .bar.count-input { fill: #3182ce; } .bar.count-dropped { fill: #e53e3e; }
             .bar.count-outputs { fill: #805ad5; } .bar.count-fired { fill: #d69e2e; }
             .statebar { fill: #4a5568; } .statesize { font-size: 10px; }
-            .had-input { fill: #bee3f8; opacity: .6; }
+            .had-input { fill: #bee3f8; opacity: .6; } .all-late { fill: #fed7d7; opacity: .8; }
             .timer circle { stroke: #b7791f; stroke-width: 1.6; } .timer.registered circle { fill: #fff; }
             .timer.fired circle { fill: #b7791f; } .timer.deleted path { stroke: #c53030; stroke-width: 2; fill: none; }
             .more { font-size: 10px; fill: #718096; } .timertime { font-size: 10px; fill: #4a5568; }

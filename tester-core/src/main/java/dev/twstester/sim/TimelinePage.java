@@ -137,6 +137,17 @@ public final class TimelinePage<K, I, O> {
                 c.cell(lane).inputRows++;
             }
         }
+        rows = 0;
+        for (I row : batch.droppedLate()) {
+            if (++rows > MAX_KEYED_ROWS) {
+                keyedRowsCapped = true;
+                break;
+            }
+            Lane lane = lane(keyOf(row));
+            if (lane != null) {
+                c.cell(lane).droppedRows++;
+            }
+        }
         for (FiredTimer<K> fired : batch.firedTimers()) {
             Lane lane = lane(fired.key());
             if (lane != null) {
@@ -355,7 +366,10 @@ public final class TimelinePage<K, I, O> {
 
     /** One lane in one batch column. */
     static final class Cell {
+        /** Rows of the key in the batch's input, late ones included. */
         int inputRows;
+        /** Of those, the rows dropped as late. */
+        int droppedRows;
         final List<Long> fired = new ArrayList<>();
         final Set<Long> registered = new TreeSet<>();
         final Set<Long> deleted = new TreeSet<>();

@@ -53,7 +53,7 @@ class TimelinePageBrowserTest {
         Path profile = Files.createTempDirectory("twstester-chromium");
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless",
                 "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1000,760",
+                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--window-size=1040,800",
                 "--user-data-dir=" + profile.toAbsolutePath());
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
@@ -89,6 +89,9 @@ class TimelinePageBrowserTest {
         for (int i = 0; i < columns.size(); i++) {
             assertThat(columns.get(i).getAttribute("data-batch")).isEqualTo(Long.toString(run.batches().get(i).batchId()));
         }
+        // bo's only row in batch 4 was late
+        assertThat(browser.findElement(By.cssSelector("g.lane[data-key='bo'] rect.all-late title")).getAttribute("textContent"))
+                .isEqualTo("bo: 1 input row in batch 4 (1 dropped late)");
         // a lane per key, in Spark's key order
         assertThat(browser.findElements(By.cssSelector("g.lane")).stream().map(e -> e.getAttribute("data-key")))
                 .containsExactly("ana", "bo", "cy");
