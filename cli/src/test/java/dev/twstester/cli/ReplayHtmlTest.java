@@ -68,6 +68,14 @@ class ReplayHtmlTest {
         assertThat(r.out()).isEmpty();
     }
 
+    @Test
+    void helpDescribesTheOption() {
+        Cli.Result r = Cli.run("replay", "--help");
+
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("--html=<file> Also write the simulator's run as one"
+                + " self-contained HTML page (no external resource, opens offline)");
+    }
+
     private static int count(String text, String what) {
         Matcher m = Pattern.compile(Pattern.quote(what)).matcher(text);
         int n = 0;
