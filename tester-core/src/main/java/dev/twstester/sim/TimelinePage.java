@@ -202,9 +202,15 @@ public final class TimelinePage<K, I, O> {
     private synchronized void committed(BatchResult<K, I, O> batch) {
         add(batch);
         StateView<K> view = watched.state();
+        // keys with state that had no input or fired timer (initial state), decoded only while lanes are free
         if (lanes.size() < MAX_KEYS) {
-            for (K k : view.keys()) {   // keys with state that had no input or timer (initial state)
-                lane(k);
+            for (Bytes b : watched.engine.store.keysWithState()) {
+                if (lanes.size() >= MAX_KEYS) {
+                    break;
+                }
+                if (!lanes.containsKey(new Key(b.array()))) {
+                    lane(watched.engine.keyCodec.decode(b.array()));
+                }
             }
         }
         Map<Key, KeyState> byKey = new HashMap<>();

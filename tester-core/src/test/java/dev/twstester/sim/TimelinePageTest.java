@@ -119,6 +119,27 @@ class TimelinePageTest {
     }
 
     @Test
+    void keysWithInitialStateOnlyGetLanesToo() {
+        TwsQuery<String, String, String> query = TwsQuery.builder(InitialStateProcessor::new)
+                .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
+                .input(Encoders.STRING())
+                .output(Encoders.STRING())
+                .timeMode(TimeMode.ProcessingTime())
+                .initialState(List.of(Map.entry("c", 30L), Map.entry("b", 20L)), Encoders.LONG())
+                .build();
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(query);
+        TimelinePage<String, String, String> page = TimelinePage.watch(sim, "initial state");
+        sim.runBatchAt(Instant.ofEpochMilli(2000), List.of("a,x"));
+        Log.drain();
+        String html = page.html();
+
+        // a from its input row, b and c from their initial state, drawn in Spark's key order
+        assertThat(all(html, "<g class=\"lane\" data-key=\"(\\w)\"")).containsExactly("a", "b", "c");
+        assertThat(html).contains("<title>a: 1 input row in batch 0</title>").doesNotContain("<title>b: ")
+                .contains("<title>b after batch 0: s=1</title>");
+    }
+
+    @Test
     void aPageFilledByHandShowsStateWhereItWasGiven() {
         TwsSimulator<String, String, String> sim = new TwsSimulator<>(query());
         List<BatchResult<String, String, String>> batches = new ArrayList<>(sim.runBatch("a+1000").batches());
@@ -216,6 +237,15 @@ class TimelinePageTest {
     static String attribute(String html, String prefix) {
         int start = html.indexOf(prefix + "=\"") + prefix.length() + 2;
         return html.substring(start, html.indexOf('"', start));
+    }
+
+    static List<String> all(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        List<String> out = new ArrayList<>();
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
     }
 
     static int count(String text, String what) {
