@@ -101,8 +101,8 @@ public final class TraceFiles {
                     .put("nextBatchId", recorder.simulator().nextBatchId());
             line(end);
             Files.writeString(dir.resolve(TIMELINE_FILE), timeline, StandardCharsets.UTF_8);
-            page(test, failure).write(dir.resolve(PAGE_FILE));
             plan.finish(Timelines.render(recorder, Integer.MAX_VALUE));
+            page(test, failure).write(dir.resolve(PAGE_FILE));   // last: the replayable files are complete first
         }
 
         /**
