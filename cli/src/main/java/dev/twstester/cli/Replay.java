@@ -21,6 +21,7 @@ import dev.twstester.TwsQuery;
 import dev.twstester.io.EncoderRows;
 import dev.twstester.io.ScenarioPlan;
 import dev.twstester.sim.NondeterministicBatchException;
+import dev.twstester.sim.TimelinePage;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.LiveRunner;
 
@@ -47,6 +48,8 @@ final class Replay<K, I, O> {
     private boolean restarted;
     /** The rows the last input or add step read. */
     private int lastRows;
+    /** Where {@code --html} writes the timeline page, or null. */
+    private Path htmlFile;
 
     /**
      * How the simulator runs and what is shown.
@@ -76,6 +79,12 @@ final class Replay<K, I, O> {
      * unless a comparison needs the whole run ({@code live} or {@code expected}) the simulator's
      * batches and the file's rows are let go after each step: memory holds the state and one batch.
      */
+    /** Also writes the simulator's run as a {@link TimelinePage} to {@code file} (after the run, or its failure). */
+    Replay<K, I, O> html(Path file) {
+        this.htmlFile = file;
+        return this;
+    }
+
     int run(boolean live, Path expected) {
         boolean keepRun = live || expected != null;
         EventInputs<I> inputs = EventInputs.read(plan, EncoderRows.of(query.inputEncoder()), query.eventTimeColumn(), err,
@@ -88,6 +97,45 @@ final class Replay<K, I, O> {
                 + " with " + queryName + " on the simulator");
         progress.flush();
         TwsSimulator<K, I, O> sim = startSimulator(keepRun);
+        TimelinePage<K, I, O> page = htmlFile == null ? null : TimelinePage.watch(sim, "replay: " + queryName);
+        if (page != null) {
+            page.note(plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files") + ", steps from "
+                    + plan.source() + "; every batch as the simulator ran it"
+                    + (live ? " (--live compares live Spark's batches with these; the page draws the simulator's)" : ""));
+        }
+        boolean ran = false;
+        try {
+            int exit = runSteps(sim, inputs, live, expected, keepRun);
+            ran = true;
+            return exit;
+        } finally {
+            if (page != null) {
+                writePage(page, ran);
+            }
+        }
+    }
+
+    /** Writes the page; a failure to write fails a run that went well (exit 2), else it is reported only. */
+    private void writePage(TimelinePage<K, I, O> page, boolean ran) {
+        if (!ran) {
+            page.note("The replay stopped with an error after the last batch shown (see the command's output).");
+        }
+        try {
+            page.write(htmlFile);
+            progress.println("twstester: timeline page written to " + htmlFile);
+            progress.flush();
+        } catch (java.io.IOException | RuntimeException e) {
+            String message = "--html " + htmlFile + ": could not write the timeline page: " + e;
+            if (ran) {
+                throw CliException.usage(message, e);
+            }
+            err.println("twstester: " + message);
+            err.flush();
+        }
+    }
+
+    private int runSteps(TwsSimulator<K, I, O> sim, EventInputs<I> inputs, boolean live, Path expected,
+            boolean keepRun) {
         report.start(queryName, plan);
         inputs.warnings().forEach(report::warning);
         Map<Long, BatchCause> causes = new HashMap<>();

@@ -184,6 +184,14 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " batch in memory for the comparison.")
     private Path expect;
 
+    @Option(names = "--html", paramLabel = "<file>",
+            description = "Also write the simulator's run as one self-contained HTML page (no external resource,"
+                    + " opens offline): batches along the x axis, the watermarks and processing time as lines, per key"
+                    + " its timers and state sizes, outputs and late rows; hover a batch for its rows. Written after"
+                    + " the run, and after a failure with the batches that ran. With --live the page draws the"
+                    + " simulator's run.")
+    private Path html;
+
     @Option(names = "--plan", paramLabel = "<file>",
             description = "Replay plan to follow (default: scenario.txt in the folder given, if any).")
     private Path plan;
@@ -265,6 +273,10 @@ public final class ReplayCommand implements Callable<Integer> {
         if (maxRows < 0) {
             throw CliException.usage("--max-rows " + maxRows + ": give 0 (show all) or more");
         }
+        if (html != null && Files.isDirectory(html)) {
+            throw CliException.usage("--html " + html + ": is a folder; give the page's file name, e.g. "
+                    + html.resolve("timeline.html"));
+        }
         if (realTime && live) {
             throw CliException.usage("--real-time: live Spark has no real-time mode here; drop --live to run it on"
                     + " the simulator, or --real-time to compare with Spark's micro-batches");
@@ -297,7 +309,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 : new TextReport<>(out, q, showMetrics, simulatorModes(), maxRows);
         PrintWriter progress = quiet ? new PrintWriter(PrintWriter.nullWriter()) : err;
         Replay.Settings settings = new Replay.Settings(showState, checkRetries, realTime, keepRows);
-        return new Replay<>(q, name, replayPlan, report, err, progress, settings).run(live, expect);
+        return new Replay<>(q, name, replayPlan, report, err, progress, settings).html(html).run(live, expect);
     }
 
     /** What the text header says about the simulator's options. */

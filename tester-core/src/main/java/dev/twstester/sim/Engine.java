@@ -54,6 +54,8 @@ final class Engine<K, I, O> {
     private HandlerObserver observer;
     /** When not null, every committed batch's handler calls are appended (the key-isolation check). */
     private List<List<RetryCheck.Call>> callLog;
+    /** Sees every committed batch, after its commit (the timeline page); null when unused. */
+    private java.util.function.Consumer<BatchResult<K, I, O>> afterCommit;
 
     /** The last batch's metrics, shared by the next batch when its figures are the same. */
     private final Metrics.Last lastMetrics = new Metrics.Last();
@@ -100,6 +102,11 @@ final class Engine<K, I, O> {
     void watchCalls(HandlerObserver observer) {
         this.observer = observer;
         this.callLog = new ArrayList<>();
+    }
+
+    /** {@code listener} sees every batch committed from now on, right after its commit (before any other batch runs). */
+    void afterCommit(java.util.function.Consumer<BatchResult<K, I, O>> listener) {
+        afterCommit = afterCommit == null ? listener : afterCommit.andThen(listener);
     }
 
     /** The handler calls of every committed batch since {@link #watchCalls}, batch by batch. */
@@ -220,6 +227,9 @@ final class Engine<K, I, O> {
             finish(attempt.input.maxEventTimeMs, evictWm);
             if (callLog != null) {
                 callLog.add(attempt.batch.calls);
+            }
+            if (afterCommit != null) {
+                afterCommit.accept(result);
             }
         }
 

@@ -123,7 +123,7 @@ class TwsExtensionTest {
         Path files = traces.resolve("dev.twstester.junit.TwsExtensionExamples$Failing").resolve("fails").resolve("sim");
         try (var listing = Files.list(files)) {
             assertThat(listing.map(p -> p.getFileName().toString()).sorted())
-                    .containsExactly("001.jsonl", "002.jsonl", "_timeline.jsonl", "scenario.txt");
+                    .containsExactly("001.jsonl", "002.jsonl", "_timeline.html", "_timeline.jsonl", "scenario.txt");
         }
         assertThat(files.resolve("001.jsonl")).hasContent("""
                 {"kind":0,"sensor":"a","ts":"1970-01-01T00:00:10Z"}

@@ -5,7 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -23,6 +26,7 @@ import dev.twstester.io.EncoderRows;
 import dev.twstester.io.JsonRows;
 import dev.twstester.io.RunResultJson;
 import dev.twstester.io.ScenarioPlan;
+import dev.twstester.sim.TimelinePage;
 
 /**
  * Internal, not API: may change in any release.
@@ -30,13 +34,16 @@ import dev.twstester.io.ScenarioPlan;
  * <p>Writes a recorded simulator as replayable files with {@link ScenarioPlan}'s writer:
  * {@code 001.jsonl}, {@code 002.jsonl}, ... (the rows of each input and add step, one JSON object
  * per line), {@code scenario.txt} (the replay plan, then the readable timeline) and
- * {@code _timeline.jsonl} (the timeline as JSON lines; the leading underscore keeps
- * it out of a folder replay, as Spark's file source skips such files).
+ * {@code _timeline.jsonl} (the timeline as JSON lines) and {@code _timeline.html} (the same run as
+ * a {@link TimelinePage}: open it in a browser). The leading underscore keeps both out of a folder
+ * replay, as Spark's file source skips such files.
  */
 public final class TraceFiles {
     /** The {@code format} member of the timeline's header line. */
     public static final String FORMAT = "twstester-timeline";
     public static final String TIMELINE_FILE = "_timeline.jsonl";
+    /** The timeline as an HTML page ({@link TimelinePage}). */
+    public static final String PAGE_FILE = "_timeline.html";
     public static final String PLAN_FILE = ScenarioPlan.FILE_NAME;
 
     private static final ObjectMapper MAPPER = JsonRows.mapper();
@@ -94,6 +101,69 @@ public final class TraceFiles {
             line(end);
             Files.writeString(dir.resolve(TIMELINE_FILE), timeline, StandardCharsets.UTF_8);
             plan.finish(Timelines.render(recorder, Integer.MAX_VALUE));
+            page(test, failure).write(dir.resolve(PAGE_FILE));   // last: the replayable files are complete first
+        }
+
+        /**
+         * The recorded calls as a page: each call's batches, and every key's state and timers as the
+         * recorder saw them after the call (a call that ran several batches shows them at its last).
+         */
+        @SuppressWarnings("unchecked")
+        private TimelinePage<K, I, O> page(String test, Throwable failure) {
+            TimelinePage<K, I, O> page = TimelinePage.of(query, test)
+                    .note("simulator '" + recorder.name() + "': " + Timelines.describe(query))
+                    .note("State and timers as they were after each call of the test: a call that ran several"
+                            + " batches shows them at its last batch, and timers set by the test through state()"
+                            + " show as registered in the next batch.");
+            if (failure != null) {
+                page.note("failed: " + Timelines.firstLine(failure));
+            }
+            // by encoded key (a key class without equals still names one key), with the key object
+            Map<java.nio.ByteBuffer, K> keysSeen = new LinkedHashMap<>();
+            Map<java.nio.ByteBuffer, Map<String, Object>> state = new LinkedHashMap<>();
+            for (Call<K, I, O> call : recorder.calls()) {
+                for (StateChange change : call.changes()) {
+                    java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(keys.encode((K) change.key()));
+                    keysSeen.putIfAbsent(key, (K) change.key());
+                    String label = change.kind().equals("timers") ? "timers" : change.kind() + " " + change.variable();
+                    Map<String, Object> entries = state.computeIfAbsent(key, k -> new LinkedHashMap<>());
+                    if (change.after() == null) {
+                        entries.remove(label);
+                    } else {
+                        entries.put(label, change.after());
+                    }
+                    if (entries.isEmpty()) {
+                        state.remove(key);
+                    }
+                }
+                if (call.batches().isEmpty()) {
+                    continue;
+                }
+                call.batches().forEach(page::add);
+                Map<K, TimelinePage.KeyState> after = new LinkedHashMap<>();
+                state.forEach((key, entries) -> after.put(keysSeen.get(key), keyState(entries)));
+                page.stateAfter(after);
+            }
+            return page;
+        }
+
+        @SuppressWarnings("unchecked")
+        private static TimelinePage.KeyState keyState(Map<String, Object> entries) {
+            List<Instant> timers = List.of();
+            Map<String, Integer> sizes = new LinkedHashMap<>();
+            for (Map.Entry<String, Object> e : entries.entrySet()) {
+                String label = e.getKey();
+                if (label.equals("timers")) {
+                    timers = (List<Instant>) e.getValue();
+                } else {
+                    String name = label.substring(label.indexOf(' ') + 1);
+                    Object value = e.getValue();
+                    boolean single = label.startsWith("value ");
+                    sizes.put(name, !single && value instanceof List<?> l ? l.size()
+                            : !single && value instanceof Map<?, ?> m ? m.size() : 1);
+                }
+            }
+            return new TimelinePage.KeyState(timers, sizes);
         }
 
         private void call(Call<K, I, O> call) throws IOException {
