@@ -57,6 +57,15 @@ public final class ProcessorException extends RuntimeException implements SparkT
                 Map.of("reason", reason, "function", function), function, key, batchId);
     }
 
+    /**
+     * Spark 4.0 (which wraps nothing): a processor method threw in a task, and the stage failed
+     * with the user's exception as the cause; no error class.
+     */
+    public static ProcessorException taskFailure(String function, Object key, long batchId, Throwable cause) {
+        String message = "Job aborted due to stage failure: " + function + " threw " + cause + where(function, key, batchId);
+        return new ProcessorException(message, cause, null, Map.of(), function, key, batchId);
+    }
+
     /** A throw while Spark consumed the iterator a processor method returned: no error class. */
     public static ProcessorException lazyIterator(String function, Object key, long batchId, Throwable cause) {
         String message = "Job aborted due to stage failure: the iterator returned by " + function

@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
+import dev.twstester.sim.SparkLine;
+
 /**
  * The {@code twstester} command. Run it with the {@code ./twstester} launcher at the repository
  * root, which puts Spark on the classpath and sets Spark's JVM flags.
@@ -71,7 +73,7 @@ public final class TwsTesterCli implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: say \"twstester replay ...\"");
     }
 
-    /** {@code twstester 0.1.0 (Spark 4.2.0 semantics)}, from the build. */
+    /** {@code twstester 0.1.0 (simulates Spark 4.2.0 transformWithState)}: this build, and the Spark on the class path. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
@@ -84,7 +86,16 @@ public final class TwsTesterCli implements Callable<Integer> {
                 // unknown version
             }
             return new String[] {"twstester " + p.getProperty("version", "(unknown version)")
-                    + " (simulates Spark " + p.getProperty("spark", "4.2.0") + " transformWithState)"};
+                    + " (" + simulates(SparkLine.classPathVersion()) + ")"};
+        }
+
+        /** The Spark whose rules the simulator follows: the class path's, or the nearest modelled line. */
+        static String simulates(String onClassPath) {
+            if (SparkLine.warning(onClassPath).isEmpty()) {
+                return "simulates Spark " + onClassPath + " transformWithState";
+            }
+            return "simulates Spark " + SparkLine.nearest(onClassPath) + " transformWithState, the nearest to Spark "
+                    + onClassPath + " on the class path";
         }
     }
 }

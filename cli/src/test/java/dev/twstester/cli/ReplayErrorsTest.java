@@ -210,6 +210,10 @@ class ReplayErrorsTest {
                 """)
                 .contains("        input 001.jsonl at=1970-01-01T00:01:00Z\n")
                 .contains("--batch-interval=<duration>");
-        assertThat(Cli.run("--version").out()).startsWith("twstester 0.1.0-SNAPSHOT (simulates Spark 4.2.0");
+        assertThat(Cli.run("--version").out()).isEqualTo("twstester 0.1.0-SNAPSHOT (simulates Spark "
+                + dev.twstester.sim.SparkLine.classPathVersion() + " transformWithState)\n");
+        assertThat(TwsTesterCli.Version.simulates("4.1.3")).isEqualTo("simulates Spark 4.1.3 transformWithState");
+        assertThat(TwsTesterCli.Version.simulates("4.3.0"))
+                .isEqualTo("simulates Spark 4.2 transformWithState, the nearest to Spark 4.3.0 on the class path");
     }
 }

@@ -7,8 +7,9 @@ package dev.twstester.internal;
  * without wrapping it in another type, as Scala code and Spark's generated code do
  * ({@code Platform.throwException}): {@code throw Sneaky.raise(e);}.
  *
- * <p>Public for {@code dev.twstester.sim} ({@code ProcessorCopies}, {@code Scope}), which rethrow
- * the processor's and Spark's checked exceptions.
+ * <p>Public for {@code dev.twstester.sim} ({@code ProcessorCopies}, {@code Scope}, {@code Engine},
+ * {@code SparkErrors}) and {@code dev.twstester.spark} ({@code SparkStreaming}), which rethrow the
+ * processor's and Spark's checked exceptions.
  */
 public final class Sneaky {
     private Sneaky() {}

@@ -94,7 +94,7 @@ public final class SparkLogs {
         }
         // Spark's own initialization: its defaults when Log4j has no configuration (a reload of the
         // configuration, which is why it comes before the levels), the banner only when asked for
-        org.apache.spark.util.SparkStringUtils$.MODULE$.initializeLogIfNecessary(false, asked == null);
+        org.apache.spark.util.SparkErrorUtils$.MODULE$.initializeLogIfNecessary(false, asked == null);
         Level level = asked != null ? asked : quiet;
         LoggerContext context = (LoggerContext) LogManager.getContext(false);
         Configuration current = context.getConfiguration();

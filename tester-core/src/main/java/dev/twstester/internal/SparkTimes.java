@@ -29,6 +29,14 @@ public final class SparkTimes {
 
     private static final SparkDateTimeUtils$ DTU = SparkDateTimeUtils$.MODULE$;
 
+    /**
+     * Whether {@code type} is Spark's {@code TIME} type, which Spark 4.1 added: compared by class name,
+     * so that the JSON I/O also runs on Spark 4.0.
+     */
+    public static boolean isTimeType(org.apache.spark.sql.types.DataType type) {
+        return type.getClass().getName().equals("org.apache.spark.sql.types.TimeType");
+    }
+
     private SparkTimes() {
     }
 

@@ -42,7 +42,6 @@ import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
@@ -50,6 +49,8 @@ import org.apache.spark.sql.types.YearMonthIntervalType;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import scala.jdk.javaapi.CollectionConverters;
+
+import dev.twstester.internal.SparkTimes;
 
 /** Reads JSON into external Row values for {@link JsonRows}; errors name the field path. */
 final class RowJsonReader {
@@ -119,7 +120,7 @@ final class RowJsonReader {
             return java.sql.Timestamp.from(DateTimeFormatter.ISO_INSTANT.parse(text(json, type, path), Instant::from));
         } else if (type instanceof TimestampNTZType) {
             return LocalDateTime.parse(text(json, type, path));
-        } else if (type instanceof TimeType) {
+        } else if (SparkTimes.isTimeType(type)) {
             return LocalTime.parse(text(json, type, path));
         } else if (type instanceof DayTimeIntervalType) {
             return Duration.parse(text(json, type, path));
@@ -246,7 +247,7 @@ final class RowJsonReader {
             return "write an ISO-8601 instant like \"2024-05-01T10:00:00Z\"";
         } else if (type instanceof TimestampNTZType) {
             return "write an ISO-8601 local date-time like \"2024-05-01T10:00:00\"";
-        } else if (type instanceof TimeType) {
+        } else if (SparkTimes.isTimeType(type)) {
             return "write an ISO-8601 time like \"10:00:00\"";
         } else if (type instanceof DayTimeIntervalType) {
             return "write an ISO-8601 duration like \"PT10S\"";

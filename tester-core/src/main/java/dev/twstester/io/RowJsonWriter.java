@@ -38,7 +38,6 @@ import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.types.TimeType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
@@ -56,6 +55,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import scala.jdk.javaapi.CollectionConverters;
+
+import dev.twstester.internal.SparkTimes;
 
 /** Writes external Row values as JSON for {@link JsonRows}. */
 final class RowJsonWriter {
@@ -104,7 +105,7 @@ final class RowJsonWriter {
         } else if (type instanceof TimestampNTZType) {
             LocalDateTime local = expect(v, LocalDateTime.class, type, path);
             return TextNode.valueOf(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(local));
-        } else if (type instanceof TimeType) {
+        } else if (SparkTimes.isTimeType(type)) {
             return TextNode.valueOf(DateTimeFormatter.ISO_LOCAL_TIME.format(expect(v, LocalTime.class, type, path)));
         } else if (type instanceof DayTimeIntervalType) {
             return TextNode.valueOf(expect(v, Duration.class, type, path).toString());

@@ -66,8 +66,10 @@ public final class ChainSimulator<K, I, M, K2, O> {
     public ChainSimulator(TwsChain<K, I, M, K2, O> chain, Fidelity fidelity) {
         this.chain = Objects.requireNonNull(chain, "chain must not be null");
         Objects.requireNonNull(fidelity, "fidelity must not be null");
-        this.upstream = new Engine<>(chain.upstream(), fidelity, false, false, java.util.Set.of());
-        this.downstream = new Engine<>(chain.downstream(), fidelity, false, false, java.util.Set.of());
+        this.upstream = new Engine<>(chain.upstream(), fidelity, false, false, java.util.Set.of(),
+                SparkLine.onClassPath());
+        this.downstream = new Engine<>(chain.downstream(), fidelity, false, false, java.util.Set.of(),
+                SparkLine.onClassPath());
         downstream.lateFilterOn(chain.eventTimeColumn());
         this.loop = new MicroBatchLoop<>(new MicroBatchLoop.Operators<>() {
             @Override

@@ -22,17 +22,23 @@ final class DriverHandle implements StatefulProcessorHandle {
     private final TimeMode timeMode;
     private final StateStore store;
     private final Set<String> names = new HashSet<>();
+    /** Spark 4.0's driver handle returns null state variables ({@link SparkLine#driverPassHasStateVariables()}). */
+    private final boolean nullVariables;
 
     /** Variables defined here are also created (empty) in {@code store}, so tests can set state before batch 0. */
-    DriverHandle(StateStore store) {
+    DriverHandle(StateStore store, SparkLine line) {
         this.timeMode = store.timeMode();
         this.store = store;
+        this.nullVariables = !line.driverPassHasStateVariables();
     }
 
     @Override
     public <T> ValueState<T> getValueState(String name, Encoder<T> encoder, TTLConfig ttl) {
         define(name, "get_value_state", true);
         store.value(name, encoder, declaredTtlMs(ttl));
+        if (nullVariables) {
+            return null;
+        }
         return new ValueState<>() {
             @Override
             public boolean exists() {
@@ -65,6 +71,9 @@ final class DriverHandle implements StatefulProcessorHandle {
     public <T> ListState<T> getListState(String name, Encoder<T> encoder, TTLConfig ttl) {
         define(name, "get_list_state", true);
         store.list(name, encoder, declaredTtlMs(ttl));
+        if (nullVariables) {
+            return null;
+        }
         return new ListState<>() {
             @Override
             public boolean exists() {
@@ -108,7 +117,7 @@ final class DriverHandle implements StatefulProcessorHandle {
             TTLConfig ttl) {
         define(name, "get_map_state", false);
         store.map(name, keyEncoder, valueEncoder, declaredTtlMs(ttl));
-        return new DriverMapState<>(name);
+        return nullVariables ? null : new DriverMapState<>(name);
     }
 
     @Override

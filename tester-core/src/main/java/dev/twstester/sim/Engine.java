@@ -23,6 +23,7 @@ import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.ContiguousPartitions;
+import dev.twstester.internal.Sneaky;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -60,6 +61,8 @@ final class Engine<K, I, O> {
     /** The last batch's metrics, shared by the next batch when its figures are the same. */
     private final Metrics.Last lastMetrics = new Metrics.Last();
 
+    /** Whose rules apply where Spark's lines differ. */
+    private final SparkLine line;
     private long processingTimeMs;
     /** The global watermark after the last batch: the next batch's eviction watermark. */
     private long watermarkMs;
@@ -68,8 +71,10 @@ final class Engine<K, I, O> {
     private long nextBatchId;
     private boolean batchRanInThisRun;
 
-    Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime, Set<Fault> faults) {
+    Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime, Set<Fault> faults,
+            SparkLine line) {
         this.query = query;
+        this.line = line;
         this.fidelity = fidelity;
         this.retryCheck = retryCheck;
         this.realTime = realTime;
@@ -157,7 +162,7 @@ final class Engine<K, I, O> {
     private StatefulProcessor<K, I, O> driverPass() {
         StatefulProcessor<K, I, O> driver = query.newProcessor();
         for (int pass = 0; pass < 2; pass++) {
-            driver.setHandle(new DriverHandle(store));
+            driver.setHandle(new DriverHandle(store, line));
             run("init", null, -1, () -> driver.init(query.outputMode(), query.timeMode()));
             run("close", null, -1, driver::close);
             driver.setHandle(null);
@@ -621,9 +626,10 @@ final class Engine<K, I, O> {
     }
 
     /**
-     * Spark's {@code withStatefulProcessorErrorHandling}: Spark errors as they are, the user's
-     * exceptions wrapped (checked ones thrown without being declared, e.g. by Lombok's
-     * {@code @SneakyThrows} or Kotlin, too), {@link Error}s not.
+     * Spark's {@code withStatefulProcessorErrorHandling} (4.1 on): Spark errors as they are, the
+     * user's exceptions wrapped (checked ones thrown without being declared, e.g. by Lombok's
+     * {@code @SneakyThrows} or Kotlin, too), {@link Error}s not. Spark 4.0 wraps nothing: see
+     * {@link #unwrapped}.
      */
     private <R> R callSync(String function, Object key, long batchId, java.util.function.Supplier<R> call) {
         try {
@@ -632,8 +638,27 @@ final class Engine<K, I, O> {
             if (e instanceof SparkThrowable st && st.getCondition() != null) {
                 throw e;
             }
+            if (!line.wrapsUserFunctionErrors()) {
+                throw unwrapped(function, key, batchId, e);
+            }
             throw ProcessorException.userFunction(function, key, batchId, e);
         }
+    }
+
+    /**
+     * Spark 4.0: a task's exception fails the stage with the user's exception as the cause; the
+     * driver-side pass runs while the query is planned, which turns a {@code NullPointerException}
+     * (such as using a state variable Spark 4.0's driver handle returned as null) into Spark's
+     * {@code INTERNAL_ERROR} and lets any other exception through as it is.
+     */
+    private static RuntimeException unwrapped(String function, Object key, long batchId, Exception e) {
+        if (batchId >= 0) {
+            return ProcessorException.taskFailure(function, key, batchId, e);
+        }
+        if (e instanceof NullPointerException) {
+            return SparkErrors.planningInternalError(e);
+        }
+        return Sneaky.raise(e);
     }
 
     private void run(String function, Object key, long batchId, Runnable call) {

@@ -18,6 +18,18 @@ import scala.jdk.javaapi.CollectionConverters;
 final class SparkErrors {
     private SparkErrors() {}
 
+    /**
+     * Spark's {@code QueryExecution.toInternalError} in the planning phase, where Spark 4.0 runs the
+     * driver-side {@code init}: {@code INTERNAL_ERROR} with the {@code NullPointerException} as cause.
+     * Spark's type is the checked {@code SparkException}, thrown as it is.
+     */
+    static RuntimeException planningInternalError(Throwable cause) {
+        throw dev.twstester.internal.Sneaky.raise(org.apache.spark.SparkException.internalError(
+                "The Spark SQL phase planning failed with an internal error. You hit a bug in Spark or the Spark"
+                        + " plugins you use. Please, report this bug to the corresponding communities or vendors, and"
+                        + " provide the full stack trace.", cause));
+    }
+
     static SparkUnsupportedOperationException invalidHandleState(String operation, HandleState state) {
         return new SparkUnsupportedOperationException(
                 "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",

@@ -88,7 +88,7 @@ public final class TwsSimulator<K, I, O> {
     private final boolean keepHistory;
 
     private TwsSimulator(Builder<K, I, O> b) {
-        this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode, b.faults);
+        this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode, b.faults, b.sparkLine);
         this.loop = new MicroBatchLoop<>(MicroBatchLoop.single(engine));
         this.keepHistory = b.keepHistory;
     }
@@ -115,6 +115,7 @@ public final class TwsSimulator<K, I, O> {
         private boolean checkRetries;
         private boolean realTimeMode;
         private boolean keepHistory = true;
+        private SparkLine sparkLine = SparkLine.onClassPath();
         /** Not an option: only {@link Fault#inject} sets it, for twstester's own tests. */
         Set<Fault> faults = Set.of();
 
@@ -156,6 +157,16 @@ public final class TwsSimulator<K, I, O> {
          */
         public Builder<K, I, O> keepHistory(boolean keep) {
             this.keepHistory = keep;
+            return this;
+        }
+
+        /**
+         * Whose rules to follow where Spark's lines differ (see {@link SparkLine}); by default the
+         * line of the Spark on the class path. Another line's rules with this Spark's encoders:
+         * {@code TwsSimulator.builder(query).sparkLine(SparkLine.V4_0).build()}.
+         */
+        public Builder<K, I, O> sparkLine(SparkLine line) {
+            this.sparkLine = Objects.requireNonNull(line, "line must not be null");
             return this;
         }
 

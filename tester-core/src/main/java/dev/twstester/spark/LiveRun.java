@@ -15,7 +15,6 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.KeyValueGroupedDataset;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
-import org.apache.spark.sql.execution.streaming.runtime.MemoryStream;
 import org.apache.spark.sql.execution.streaming.sources.MemorySink;
 import org.apache.spark.sql.streaming.StateOperatorProgress;
 import org.apache.spark.sql.streaming.StatefulProcessor;
@@ -59,7 +58,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final List<I> waiting = new ArrayList<>();
     private boolean running;
     private long nextTriggerMs;
-    private final MemoryStream<I> stream;
+    private final SparkStreaming.MemorySource<I> stream;
     private final MemorySink sink = SparkStreaming.memorySink();
     private final SparkStreaming.StepClock clock = new SparkStreaming.StepClock(0L);
     private final RowCodec<I> inputCodec;
@@ -260,7 +259,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
 
     private void addData(List<I> rows) {
         waiting.addAll(rows);
-        SparkStreaming.addData(stream, rows);
+        stream.addData(rows);
     }
 
     /** The clock moves; a running query runs the trigger that comes due by then, if any. */

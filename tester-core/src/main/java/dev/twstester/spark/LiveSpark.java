@@ -78,7 +78,7 @@ public final class LiveSpark {
                     // readlink, and executors without the per-session class loader that asks the
                     // driver over RPC for every class name Janino probes
                     .config("spark.sql.streaming.checkpointFileManagerClass",
-                            "org.apache.spark.sql.execution.streaming.checkpointing.FileSystemBasedCheckpointFileManager")
+                            SparkStreaming.fileSystemCheckpointFileManager())
                     .config("spark.sql.artifact.isolation.enabled", "false")
                     // no effect: a streaming query runs without adaptive execution whatever this
                     // says; set, Spark warns twice per query start that it turned it off

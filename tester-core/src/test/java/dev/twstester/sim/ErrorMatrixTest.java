@@ -156,6 +156,43 @@ class ErrorMatrixTest {
     }
 
     @Test
+    void spark_4_0_wraps_no_user_exception_a_task_fails_its_stage_with_the_users_cause() {
+        TwsSimulator<String, String, String> sim = TwsSimulator.builder(query("boom", TimeMode.None()))
+                .sparkLine(SparkLine.V4_0).build();
+        ProcessorException e = (ProcessorException) catchThrowable(() -> sim.runBatch("k1"));
+        assertThat(e.getCondition()).isNull();
+        assertThat(e).hasMessageStartingWith("Job aborted due to stage failure: handleInputRows threw"
+                + " java.lang.IllegalStateException: user boom");
+        assertThat(e.getCause()).isExactlyInstanceOf(IllegalStateException.class).hasMessage("user boom");
+        assertThat(sim.state().<Long>value("v", "k1")).isEmpty();
+    }
+
+    @Test
+    void spark_4_0_lets_an_exception_of_the_driver_side_init_through_as_it_is() {
+        Throwable e = catchThrowable(() -> TwsSimulator.builder(query("boom-init", TimeMode.None()))
+                .sparkLine(SparkLine.V4_0).build());
+        assertThat(e).isExactlyInstanceOf(IllegalArgumentException.class).hasMessage("boom in init");
+    }
+
+    @Test
+    void spark_4_0_hands_null_state_variables_to_the_driver_side_init_and_plans_the_npe_as_internal_error() {
+        Throwable e = catchThrowable(() -> TwsSimulator.builder(query("state-get-in-init", TimeMode.None()))
+                .sparkLine(SparkLine.V4_0).build());
+        assertThat(e).isInstanceOf(SparkException.class);
+        assertThat(((SparkException) e).getCondition()).isEqualTo("INTERNAL_ERROR");
+        assertThat(e).hasMessageStartingWith("[INTERNAL_ERROR] The Spark SQL phase planning failed with an internal error.");
+        assertThat(e.getCause()).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void spark_4_1_wraps_as_4_2_does() {
+        TwsSimulator<String, String, String> sim = TwsSimulator.builder(query("boom", TimeMode.None()))
+                .sparkLine(SparkLine.V4_1).build();
+        ProcessorException e = (ProcessorException) catchThrowable(() -> sim.runBatch("k1"));
+        assertThat(e.getCondition()).isEqualTo("TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR");
+    }
+
+    @Test
     void spec_1_1_fields_set_in_driver_init_reach_the_executor_copy() {
         ErrorProcessor.INITS.set(0);
         new TwsSimulator<>(query("driverfield", TimeMode.None())).runBatch("k1");
