@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  *   <li>Before 4.1, an exception thrown by the processor's own code is not wrapped in
  *       {@code TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR} (SPARK-51869 added that error class in 4.1):
  *       thrown in a task it fails the stage with the user's exception as the cause, thrown by the
- *       driver-side {@code init} it fails the query as it is, or, a {@code NullPointerException} or
- *       {@code AssertionError}, as Spark's {@code INTERNAL_ERROR} of query planning.</li>
+ *       driver-side {@code init} it fails the query as it is, or, a {@code NullPointerException}, as
+ *       Spark's {@code INTERNAL_ERROR} of query planning.</li>
  *   <li>Before 4.1, the driver-side {@code init} pass hands back {@code null} for
  *       {@code getValueState}, {@code getListState} and {@code getMapState}.</li>
  * </ul>
