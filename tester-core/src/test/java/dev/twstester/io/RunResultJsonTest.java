@@ -189,7 +189,7 @@ class RunResultJsonTest {
                 .output(Encoders.STRING())
                 .shufflePartitions(3)
                 .build();
-        // run_proc3's partitions: y 0, aa 1, a 2
+        // the partitions of a live Spark 4.2.0 run with 3 partitions: y 0, aa 1, a 2
         RunResult<String, String, String> run = new TwsSimulator<>(query).runBatch("a", "aa", "y", "a");
         assertThat(run.batches().get(0).outputPartitions()).containsExactly(0, 1, 2);
         assertThat(RunResultJson.writeLines(run, query)).contains("\"outputs\":[\"y:1\",\"aa:1\",\"a:2\"],"

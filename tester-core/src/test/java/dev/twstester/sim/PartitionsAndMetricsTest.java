@@ -38,7 +38,7 @@ class PartitionsAndMetricsTest {
 
     @Test
     void spec_15_6_keys_go_to_partitions_by_spark_murmur3_hash_as_in_run_proc3() {
-        // run_proc3.txt, 3 partitions: p0 = y, zz; p1 = aa, late; p2 = a, b, ccc, chain1, dd, x
+        // a live Spark 4.2.0 run with 3 partitions: p0 = y, zz; p1 = aa, late; p2 = a, b, ccc, chain1, dd, x
         KeyCodec<String> strings = KeyCodec.of(Encoders.STRING());
         Map<String, Integer> expected = Map.of("y", 0, "zz", 0, "aa", 1, "late", 1, "a", 2, "b", 2, "ccc", 2,
                 "chain1", 2, "dd", 2, "x", 2);
