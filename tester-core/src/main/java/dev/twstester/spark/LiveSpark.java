@@ -25,8 +25,8 @@ import dev.twstester.internal.SparkLogs;
  * workers of one core and 1024 MB, each starting its executor as a separate JVM on this machine)
  * needs the environment variable {@code SPARK_HOME} ({@link #localClusterSettings}). On a remote
  * master ({@code spark://host:7077}) the executors need the processors' classes
- * ({@code -Dspark.jars=...}) and the run's checkpoint folder at the same path
- * ({@link LiveRunner#checkpointRoot}, a shared file system).
+ * ({@link #standaloneSettings}) and the run's checkpoint folder at the same path
+ * ({@value #CHECKPOINT_ROOT_PROPERTY}, a shared file system).
  */
 public final class LiveSpark {
     /** System property naming the master URL, e.g. {@code local[4]} or {@code spark://host:7077}. */
@@ -84,6 +84,8 @@ public final class LiveSpark {
             SparkSession.Builder builder = SparkSession.builder();
             if (master.startsWith("local-cluster")) {
                 localClusterSettings(System.getenv("SPARK_HOME")).forEach(builder::config);
+            } else if (master.startsWith("spark://")) {
+                standaloneSettings().forEach(builder::config);
             }
             session = builder
                     .appName("twstester")
@@ -151,6 +153,19 @@ public final class LiveSpark {
         String scalaVersion = scala.util.Properties.versionNumberString();
         settings.put("spark.executorEnv.SPARK_SCALA_VERSION", scalaVersion.substring(0, scalaVersion.lastIndexOf('.')));
         settings.keySet().removeIf(key -> System.getProperty(key) != null);
+        return settings;
+    }
+
+    /**
+     * What a standalone master ({@code spark://host:port}) needs from this JVM: the executors get
+     * this JVM's class path as {@code spark.executor.extraClassPath} (its folders and jars must
+     * exist at the same paths on the workers), unless {@code -Dspark.executor.extraClassPath} is set.
+     */
+    static Map<String, String> standaloneSettings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (System.getProperty("spark.executor.extraClassPath") == null) {
+            settings.put("spark.executor.extraClassPath", System.getProperty("java.class.path"));
+        }
         return settings;
     }
 

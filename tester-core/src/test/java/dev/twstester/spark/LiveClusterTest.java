@@ -222,6 +222,14 @@ class LiveClusterTest {
             long start = System.nanoTime();
             LiveSpark.session();
             times.add("session " + (System.nanoTime() - start) / 1_000_000);
+            // the executors start in the background: wait until both have registered (the driver is listed too)
+            while (LiveSpark.session().sparkContext().getExecutorMemoryStatus().size() < 3) {
+                if (System.nanoTime() - start > CHILD_TIMEOUT.toNanos()) {
+                    throw new IllegalStateException("the executors did not register within " + CHILD_TIMEOUT);
+                }
+                Thread.sleep(50);
+            }
+            times.add("executors registered " + (System.nanoTime() - start) / 1_000_000);
             Files.writeString(out.resolve("driver.txt"), ProcessHandle.current().pid() + " "
                     + LiveSpark.session().sparkContext().master() + "\n");
             for (Case<?, ?, ?> c : cases()) {
@@ -287,8 +295,9 @@ class LiveClusterTest {
         long childMs = (System.nanoTime() - start) / 1_000_000;
         assertThat(child.exitValue()).as("the cluster run's exit code; its output:\n%s", tail(log)).isZero();
         List<String> times = Files.readAllLines(out.resolve("times.txt"));
-        System.out.println("LiveClusterTest: the child JVM on " + MASTER + " took " + childMs + " ms (start-up, "
-                + "session and runs; ms per step: " + String.join(", ", times) + ")");
+        System.out.println("LiveClusterTest: the child JVM on " + MASTER + " took " + childMs + " ms (ms since "
+                + "its main started: " + String.join(", ", times.subList(0, 2)) + "; then ms per run: "
+                + String.join(", ", times.subList(2, times.size())) + ")");
 
         // the processor ran in executor JVMs, neither the child's driver nor this JVM, deserialized there
         String[] driver = Files.readString(out.resolve("driver.txt")).trim().split(" ");
