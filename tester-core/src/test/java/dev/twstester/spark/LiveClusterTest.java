@@ -33,6 +33,8 @@ import dev.twstester.Scenario;
 import dev.twstester.TwsChain;
 import dev.twstester.TwsQuery;
 import dev.twstester.io.RunResultJson;
+import dev.twstester.property.GenScenario;
+import dev.twstester.property.ScenarioGenerator;
 import dev.twstester.sim.ChainProcessors;
 import dev.twstester.sim.ChainSimulator;
 import dev.twstester.sim.Event;
@@ -82,7 +84,10 @@ class LiveClusterTest {
         }
     }
 
-    /** The scenarios both JVMs run: timers, TTL, list and map state, initial state, 1 to 3 partitions, a restart. */
+    /**
+     * The scenarios both JVMs run: timers, TTL, list and map state, initial state, 1 to 3
+     * partitions, a restart, and generated scenarios.
+     */
     static List<Case<?, ?, ?>> cases() {
         TwsQuery<String, String, String> experiment = TwsQuery.builder(ExperimentProcessor::new)
                 .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
@@ -157,12 +162,26 @@ class LiveClusterTest {
                 .tick(t(5000))
                 .build();
 
-        return List.of(new Case<>("experiment", experiment, experimentSteps),
+        List<Case<?, ?, ?>> cases = new ArrayList<>(List.of(new Case<>("experiment", experiment, experimentSteps),
                 new Case<>("event-time", eventTime, eventTimeSteps),
                 new Case<>("event-time-3-partitions-restart", eventTime.withShufflePartitions(3), restartSteps),
                 new Case<>("initial-state", initial, initialSteps),
-                new Case<>("timers-2-partitions", timerPerKey, timerPerKeySteps));
+                new Case<>("timers-2-partitions", timerPerKey, timerPerKeySteps)));
+        // generated scenarios of the event-time query, as the differential property makes them: fixed
+        // seeds (both JVMs generate the same steps), stops and starts, trigger intervals 0 and 1 s
+        String[] variants = {"timer+5", "x", "emitold"};
+        ScenarioGenerator generator = ScenarioGenerator.create().keys("a", "b", "c", "d").variants(variants)
+                .defaultsFrom(eventTime).restartChance(0.3).triggerIntervals(Duration.ZERO, Duration.ofSeconds(1));
+        for (long seed : GENERATED_SEEDS) {
+            GenScenario generated = generator.generate(seed).withShufflePartitions(1 + (int) (seed % 2));
+            cases.add(new Case<>("generated-" + seed, generated.applyTo(eventTime),
+                    generated.toScenario((key, ms, variant) -> new Event(key, ms, variants[variant]))));
+        }
+        return cases;
     }
+
+    /** The seeds of the generated scenarios (odd seeds run on 2 partitions, even ones on 1). */
+    static final long[] GENERATED_SEEDS = {4101, 4102, 4103};
 
     static final TwsChain<String, Event, OutEvent, String, OutEvent> CHAIN = ChainProcessors.chain();
 
@@ -312,8 +331,15 @@ class LiveClusterTest {
         System.out.println("LiveClusterTest: where the processor ran: " + where);
 
         long compareStart = System.nanoTime();
+        List<String> summary = new ArrayList<>();
+        int starts = 0;
         for (Case<?, ?, ?> c : cases()) {
             RunResult<?, ?, ?> cluster = c.check(Files.readString(out.resolve(c.name() + ".json")));
+            long startSteps = c.scenario().steps().stream().filter(step -> step instanceof Scenario.Start<?>).count();
+            starts += (int) startSteps;
+            summary.add(c.name() + ": " + c.query().shufflePartitions() + " partition(s), " + startSteps + " start(s), "
+                    + cluster.batches().size() + " batches, " + cluster.outputs().size() + " outputs, "
+                    + cluster.firedTimers().size() + " timers fired");
             if (c.name().equals("timers-2-partitions")) {
                 // reported by the executors' tasks through the accumulator: timers and partitions of outputs
                 assertThat(cluster.firedTimers()).hasSize(10);
@@ -321,6 +347,8 @@ class LiveClusterTest {
                         .contains(0, 1);
             }
         }
+        System.out.println("LiveClusterTest: the runs compared: " + String.join("; ", summary));
+        assertThat(starts).as("Start steps over all scenarios (restarts from the checkpoint)").isGreaterThanOrEqualTo(2);
         TwsChain<String, Event, OutEvent, String, OutEvent> chain = CHAIN;
         ChainResult<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(chain).run(chainSteps());
         ChainResult<String, Event, OutEvent, String, OutEvent> local = LiveChainRunner.of(chain).run(chainSteps());
