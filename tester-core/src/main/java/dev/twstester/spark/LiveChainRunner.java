@@ -3,14 +3,12 @@ package dev.twstester.spark;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.UUID;
 
 import org.apache.spark.sql.SparkSession;
 
 import dev.twstester.ChainResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsChain;
-import dev.twstester.internal.RowCodec;
 
 /**
  * Runs a {@link TwsChain} on real Spark 4.2.0, as {@link LiveRunner} runs one query: a memory
@@ -31,7 +29,8 @@ import dev.twstester.internal.RowCodec;
  * one query; its outputs from the processor's own iterators as Spark consumes them (they go to the
  * downstream's shuffle, not to the sink); the downstream's input is those rows, its outputs are the
  * sink's; timers from each processor's callbacks; metrics from each operator's entry of
- * {@code StreamingQueryProgress.stateOperators()}. Processors must run in this JVM (a local master).
+ * {@code StreamingQueryProgress.stateOperators()}. The processors' reports travel through Spark
+ * accumulators, so executors may run in other JVMs ({@link LiveSpark#MASTER_PROPERTY}).
  * If the query fails, {@link LiveRunException#completed()} holds the upstream's completed batches.
  *
  * @param <K>  the upstream's grouping key type
@@ -74,27 +73,14 @@ public final class LiveChainRunner<K, I, M, K2, O> {
     public ChainResult<K, I, M, K2, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
         SparkSession spark = LiveSpark.forRun(session != null ? session : LiveSpark.session(), chain.shufflePartitions());
-        String runId = UUID.randomUUID().toString();
-        String downstreamRun = runId + "/downstream";
         Path checkpoint = LiveRunner.tempDir(LiveSpark.defaultCheckpointRoot());
-        TimerRecorder.open(runId);
-        TimerRecorder.open(downstreamRun);
-        RowCodec<M> rows = RowCodec.of(chain.upstream().outputEncoder());
-        EmittedRows.open(runId, row -> {
-            @SuppressWarnings("unchecked")
-            M m = (M) row;
-            return rows.decode(rows.encode(m));
-        });
-        LiveDownstream<K2, M, O> downstream = new LiveDownstream<>(chain.downstream(), chain.eventTimeColumn(), downstreamRun);
-        try (LiveRun<K, I, M> run = new LiveRun<>(chain.upstream(), downstream, spark, stepTimeout, checkpoint, runId)) {
+        LiveDownstream<K2, M, O> downstream = new LiveDownstream<>(chain.downstream(), chain.eventTimeColumn(), spark);
+        try (LiveRun<K, I, M> run = new LiveRun<>(chain.upstream(), downstream, spark, stepTimeout, checkpoint)) {
             for (Scenario.Step<I> step : scenario.steps()) {
                 run.step(step);
             }
             return new ChainResult<>(run.result(), downstream.result());
         } finally {
-            TimerRecorder.close(runId);
-            TimerRecorder.close(downstreamRun);
-            EmittedRows.close(runId);
             LiveRunner.deleteRecursively(checkpoint);
             LiveSpark.deleteWhenStopped(checkpoint);
         }

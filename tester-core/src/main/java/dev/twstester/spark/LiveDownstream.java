@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.streaming.sources.MemorySink;
 import org.apache.spark.sql.streaming.StateOperatorProgress;
@@ -33,16 +34,18 @@ final class LiveDownstream<K2, M, O> {
     static final int UPSTREAM_PROGRESS_INDEX = 1;
 
     private final TwsQuery<K2, M, O> query;
-    private final String timerRun;
+    private final TaskReports reports;
+    private final RowCodec<K2> keyCodec;
     private final RowCodec<M> inputCodec;
     private final RowCodec<O> outputCodec;
     private final int eventTimeIndex;
     private final List<BatchResult<K2, M, O>> batches = new ArrayList<>();
 
     /** {@code eventTimeColumn}: the upstream's {@code eventTimeColumnName}, the downstream's late-filter column. */
-    LiveDownstream(TwsQuery<K2, M, O> query, String eventTimeColumn, String timerRun) {
+    LiveDownstream(TwsQuery<K2, M, O> query, String eventTimeColumn, SparkSession spark) {
         this.query = query;
-        this.timerRun = timerRun;
+        this.reports = TaskReports.register(spark);
+        this.keyCodec = RowCodec.of(query.keyEncoder());
         this.inputCodec = RowCodec.of(query.inputEncoder());
         this.outputCodec = RowCodec.of(query.outputEncoder());
         this.eventTimeIndex = inputCodec.fieldIndex(eventTimeColumn);
@@ -55,7 +58,7 @@ final class LiveDownstream<K2, M, O> {
 
     /** {@code groupByKey(...).transformWithState(...)} on the upstream's output, with a new processor. */
     Dataset<O> apply(Dataset<M> upstream) {
-        RecordingProcessor<K2, M, O, Object> processor = new RecordingProcessor<>(query.newProcessor(), timerRun);
+        RecordingProcessor<K2, M, O, Object> processor = new RecordingProcessor<>(query.newProcessor(), reports, query.keyEncoder());
         return upstream.groupByKey(query.keyFunction(), query.keyEncoder())
                 .transformWithState(processor, query.timeMode(), query.outputMode(), query.outputEncoder());
     }
@@ -83,10 +86,8 @@ final class LiveDownstream<K2, M, O> {
                     + "the late watermark " + Instant.ofEpochMilli(lateMs));
         }
         List<FiredTimer<K2>> fired = new ArrayList<>();
-        for (TimerRecorder.Fired f : TimerRecorder.firedIn(timerRun, id)) {
-            @SuppressWarnings("unchecked")
-            K2 key = (K2) f.key();
-            fired.add(new FiredTimer<>(key, Instant.ofEpochMilli(f.expiryMs())));
+        for (TaskReports.Fired f : reports.firedIn(id)) {
+            fired.add(new FiredTimer<>(keyCodec.decode(f.key()), Instant.ofEpochMilli(f.expiryMs())));
         }
         batches.add(new BatchResult<>(id, hadInput, input, dropped, Instant.ofEpochMilli(lateMs),
                 Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(timestampMs), outputs(sink, id), fired,

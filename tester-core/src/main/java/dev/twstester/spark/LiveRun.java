@@ -48,7 +48,9 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final SparkSession spark;
     private final Duration timeout;
     private final String checkpoint;
-    private final String runId;
+    /** What the processor's tasks report (fired timers, rows emitted, each partition's count). */
+    private final TaskReports reports;
+    private final RowCodec<K> keyCodec;
     private final boolean processingTime;
     /** The trigger interval the query runs with (see {@link Triggers#effectiveIntervalMs}). */
     private final long intervalMs;
@@ -72,23 +74,24 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final LiveDownstream<?, O, ?> downstream;
 
     /** {@code spark} is this run's own session, with the query's shuffle partitions set ({@link LiveSpark#forRun}). */
-    LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint, String runId) {
-        this(query, null, spark, timeout, checkpoint, runId);
+    LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint) {
+        this(query, null, spark, timeout, checkpoint);
     }
 
     /**
      * With {@code downstream} (not null), the query is a chain: this query's output goes to the
      * downstream operator, whose output goes to the sink; this query's outputs are recorded as they
-     * are emitted ({@link OutputRecorder}, under {@code runId}).
+     * are emitted ({@link TaskReports}).
      */
     LiveRun(TwsQuery<K, I, O> query, LiveDownstream<?, O, ?> downstream, SparkSession spark, Duration timeout,
-            Path checkpoint, String runId) {
+            Path checkpoint) {
         this.downstream = downstream;
         this.query = query;
         this.spark = spark;
         this.timeout = timeout;
         this.checkpoint = checkpoint.toString();
-        this.runId = runId;
+        this.reports = TaskReports.register(spark);
+        this.keyCodec = RowCodec.of(query.keyEncoder());
         // an operator in ProcessingTime mode asks for a batch at every trigger, so the query spins with a zero interval
         this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime())
                 || (downstream != null && downstream.processingTime());
@@ -152,7 +155,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         if (query.initialState().isPresent()) {
             return withInitialState(grouped, processor, query.initialState().get());
         }
-        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, runId, outputRun());
+        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(), outputEncoder());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
                     query.outputEncoder());
@@ -170,7 +173,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 .createDataset(rows, Encoders.tuple(query.keyEncoder(), init.encoder()))
                 .groupByKey((MapFunction<Tuple2<K, S>, K>) Tuple2::_1, query.keyEncoder())
                 .mapValues((MapFunction<Tuple2<K, S>, S>) Tuple2::_2, init.encoder());
-        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, runId, outputRun());
+        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(), outputEncoder());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
                     initial, query.outputEncoder(), init.encoder());
@@ -179,9 +182,9 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 query.outputEncoder(), init.encoder());
     }
 
-    /** Where this query's emitted rows are recorded: in a chain only. */
-    private String outputRun() {
-        return downstream == null ? null : runId;
+    /** The encoder this query's emitted rows are reported with: in a chain only (else null). */
+    private org.apache.spark.sql.Encoder<O> outputEncoder() {
+        return downstream == null ? null : query.outputEncoder();
     }
 
     void step(Scenario.Step<I> step) {
@@ -348,15 +351,13 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         long lateMs = lastBatchWatermarkMs;
         lastBatchWatermarkMs = evictionMs;
         List<I> dropped = dropped(input, lateMs, droppedCount(p), id);
-        List<O> outputs = downstream == null ? outputs(id) : EmittedRows.emittedIn(runId, id);
+        List<O> outputs = downstream == null ? outputs(id) : reports.emittedIn(id).stream().map(outputCodec::decode).toList();
         if (downstream != null) {
             downstream.batch(p, rows != null, outputs, lateMs, evictionMs, times[0], sink);
         }
         List<FiredTimer<K>> fired = new ArrayList<>();
-        for (TimerRecorder.Fired f : TimerRecorder.firedIn(runId, id)) {
-            @SuppressWarnings("unchecked")
-            K key = (K) f.key();
-            fired.add(new FiredTimer<>(key, Instant.ofEpochMilli(f.expiryMs())));
+        for (TaskReports.Fired f : reports.firedIn(id)) {
+            fired.add(new FiredTimer<>(keyCodec.decode(f.key()), Instant.ofEpochMilli(f.expiryMs())));
         }
         return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),
                 Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs, fired, metrics(p),
@@ -395,10 +396,10 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     /**
      * The partition of each of the batch's {@code rows} sink rows: the sink holds partition 0's rows,
      * then partition 1's, ..., so the rows each partition's task emitted cut them. Empty when no task
-     * reported (a remote cluster's executors run in other JVMs).
+     * reported.
      */
     private List<Integer> outputPartitions(long batchId, int rows) {
-        List<Integer> counts = OutputRecorder.countsIn(runId, batchId);
+        List<Integer> counts = reports.countsIn(batchId);
         if (counts.isEmpty()) {
             return List.of();
         }

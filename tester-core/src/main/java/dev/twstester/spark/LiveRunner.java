@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -108,7 +107,7 @@ public final class LiveRunner<K, I, O> {
 
     /**
      * The folder each run's checkpoint is created in (and deleted from afterwards). Default:
-     * {@code /dev/shm} when it is a writable folder (memory-backed, so checkpoint writes cost no
+     * {@code -D}{@value LiveSpark#CHECKPOINT_ROOT_PROPERTY} when set, else {@code /dev/shm} when it is a writable folder (memory-backed, so checkpoint writes cost no
      * disk I/O), else {@code java.io.tmpdir}.
      */
     public LiveRunner<K, I, O> checkpointRoot(Path folder) {
@@ -150,18 +149,13 @@ public final class LiveRunner<K, I, O> {
     public RunResult<K, I, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
         SparkSession spark = LiveSpark.forRun(session != null ? session : LiveSpark.session(), query.shufflePartitions());
-        String runId = UUID.randomUUID().toString();
         Path checkpoint = tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
-        TimerRecorder.open(runId);
-        OutputRecorder.open(runId);
-        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, stepTimeout, checkpoint, runId)) {
+        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, stepTimeout, checkpoint)) {
             for (Scenario.Step<I> step : scenario.steps()) {
                 run.step(step);
             }
             return run.result();
         } finally {
-            TimerRecorder.close(runId);
-            OutputRecorder.close(runId);
             deleteRecursively(checkpoint);
             // the state store's background maintenance may still write a snapshot there
             LiveSpark.deleteWhenStopped(checkpoint);

@@ -19,10 +19,24 @@ import dev.twstester.internal.SparkLogs;
  * <pre>{@code
  * SparkSession spark = LiveSpark.session();   // local[2] unless -Dtwstester.spark.master=... is set
  * }</pre>
+ *
+ * <p>Any master URL works: live runs collect what the processors' tasks report through Spark
+ * accumulators, so executors may run in other JVMs. A {@code local-cluster[2,1,1024]} master (two
+ * workers of one core and 1024 MB, each starting its executor as a separate JVM on this machine)
+ * needs the environment variable {@code SPARK_HOME} ({@link #localClusterSettings}). On a remote
+ * master ({@code spark://host:7077}) the executors need the processors' classes
+ * ({@link #standaloneSettings}) and the run's checkpoint folder at the same path
+ * ({@value #CHECKPOINT_ROOT_PROPERTY}, a shared file system).
  */
 public final class LiveSpark {
     /** System property naming the master URL, e.g. {@code local[4]} or {@code spark://host:7077}. */
     public static final String MASTER_PROPERTY = "twstester.spark.master";
+    /**
+     * System property naming the folder live runs create their checkpoints in (default
+     * {@code /dev/shm}, else {@code java.io.tmpdir}). Executors write the state store's files
+     * there, so with executors on other machines it must be a shared folder mounted at the same path.
+     */
+    public static final String CHECKPOINT_ROOT_PROPERTY = "twstester.live.checkpointRoot";
     static final String ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
 
     /**
@@ -66,9 +80,16 @@ public final class LiveSpark {
     public static synchronized SparkSession session() {
         if (session == null) {
             SparkLogs.live();
-            session = SparkSession.builder()
+            String master = System.getProperty(MASTER_PROPERTY, "local[2]");
+            SparkSession.Builder builder = SparkSession.builder();
+            if (master.startsWith("local-cluster")) {
+                localClusterSettings(System.getenv("SPARK_HOME")).forEach(builder::config);
+            } else if (master.startsWith("spark://")) {
+                standaloneSettings().forEach(builder::config);
+            }
+            session = builder
                     .appName("twstester")
-                    .master(System.getProperty(MASTER_PROPERTY, "local[2]"))
+                    .master(master)
                     .config("spark.ui.enabled", "false")
                     .config("spark.sql.shuffle.partitions", "1")
                     .config("spark.sql.session.timeZone", "UTC")
@@ -89,6 +110,63 @@ public final class LiveSpark {
             Runtime.getRuntime().addShutdownHook(new Thread(LiveSpark::stop, "twstester-spark-stop"));
         }
         return session;
+    }
+
+    /**
+     * What a {@code local-cluster[workers,cores,memoryMB]} master needs from this JVM (Spark's
+     * workers run in it and start each executor as a separate JVM through Spark's launcher):
+     * <ul>
+     * <li>{@code spark.executor.extraClassPath}: this JVM's class path (Spark, twstester, the
+     * processors and their tests), as Spark's own test suites give it; SparkContext adds the
+     * {@code --add-opens} flags Spark needs on Java 17 to the executors' command line itself;</li>
+     * <li>{@code spark.executor.extraJavaOptions}: {@code -Duser.timezone} of this JVM, so that
+     * executors run in the time zone local executors run in;</li>
+     * <li>{@code spark.executorEnv.SPARK_SCALA_VERSION}: the launcher asks for it (or a build
+     * folder of a Spark source tree) before it looks for the Spark home's {@code jars/}
+     * folder.</li>
+     * </ul>
+     * The launcher also requires a Spark home with a {@code jars/} folder: the worker's Spark home
+     * is the {@code SPARK_HOME} environment variable ({@code sparkHome}), which may name an empty
+     * folder; its {@code jars/} folder is created when missing (empty: the class path above has the
+     * jars), and executors write their logs under its {@code work/} folder. Settings given as
+     * {@code -Dspark...} system properties are left as they are.
+     *
+     * @throws IllegalStateException when {@code sparkHome} is null, saying what to set
+     */
+    static Map<String, String> localClusterSettings(String sparkHome) {
+        if (sparkHome == null || sparkHome.isBlank()) {
+            throw new IllegalStateException("-D" + MASTER_PROPERTY + "=" + System.getProperty(MASTER_PROPERTY)
+                    + ": Spark's workers start each executor JVM with Spark's launcher, which needs a Spark home "
+                    + "with a jars/ folder; set the environment variable SPARK_HOME to a Spark 4 distribution or "
+                    + "to an empty folder (its jars/ folder is then created empty: executors get this JVM's class path)");
+        }
+        Path jars = Path.of(sparkHome, "jars");
+        try {
+            Files.createDirectories(jars);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot create " + jars + ", the jars/ folder Spark's launcher needs in "
+                    + "SPARK_HOME: " + e + "; set SPARK_HOME to a writable folder or a Spark distribution", e);
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("spark.executor.extraClassPath", System.getProperty("java.class.path"));
+        settings.put("spark.executor.extraJavaOptions", "-Duser.timezone=" + java.util.TimeZone.getDefault().getID());
+        String scalaVersion = scala.util.Properties.versionNumberString();
+        settings.put("spark.executorEnv.SPARK_SCALA_VERSION", scalaVersion.substring(0, scalaVersion.lastIndexOf('.')));
+        settings.keySet().removeIf(key -> System.getProperty(key) != null);
+        return settings;
+    }
+
+    /**
+     * What a standalone master ({@code spark://host:port}) needs from this JVM: the executors get
+     * this JVM's class path as {@code spark.executor.extraClassPath} (its folders and jars must
+     * exist at the same paths on the workers), unless {@code -Dspark.executor.extraClassPath} is set.
+     */
+    static Map<String, String> standaloneSettings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (System.getProperty("spark.executor.extraClassPath") == null) {
+            settings.put("spark.executor.extraClassPath", System.getProperty("java.class.path"));
+        }
+        return settings;
     }
 
     /**
@@ -144,8 +222,15 @@ public final class LiveSpark {
         return run;
     }
 
-    /** {@code /dev/shm} when it is a writable folder (memory-backed on Linux), else the JVM's temp folder. */
+    /**
+     * {@code -D}{@value #CHECKPOINT_ROOT_PROPERTY} when set, else {@code /dev/shm} when it is a
+     * writable folder (memory-backed on Linux), else the JVM's temp folder.
+     */
     static Path defaultCheckpointRoot() {
+        String root = System.getProperty(CHECKPOINT_ROOT_PROPERTY);
+        if (root != null && !root.isBlank()) {
+            return Path.of(root);
+        }
         Path shm = Path.of("/dev/shm");
         if (Files.isDirectory(shm) && Files.isWritable(shm)) {
             return shm;

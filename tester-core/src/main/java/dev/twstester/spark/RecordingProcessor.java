@@ -2,7 +2,7 @@ package dev.twstester.spark;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.spark.TaskContext;
+import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.StatefulProcessor;
@@ -10,41 +10,47 @@ import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
 
+import dev.twstester.internal.RowCodec;
+
 /**
- * Runs the user's processor unchanged (same handle, same calls, same exceptions) and reports
- * each {@code handleExpiredTimer} call to the {@link TimerRecorder}, so a live run knows which
- * timers fired, not only how many, and each row Spark pulls from the returned iterators to the
- * {@link OutputRecorder} under the task's partition (when it pulls it: the iterators stay lazy).
- * The upstream operator of a chain also reports each row it emits to {@link EmittedRows}.
- * It takes initial state so it can wrap either kind of processor; Spark only calls
- * {@code handleInitialState} when the query has initial state.
+ * Runs the user's processor unchanged (same handle, same calls, same exceptions) and reports to
+ * its run's {@link TaskReports} each {@code handleExpiredTimer} call, so a live run knows which
+ * timers fired, not only how many, and how many rows each partition's task emitted as Spark pulled
+ * them from the returned iterators (the iterators stay lazy). The upstream operator of a chain also
+ * reports each row it emits. The reports go through a Spark accumulator, so they reach the driver
+ * from executors in other JVMs too. It takes initial state so it can wrap either kind of processor;
+ * Spark only calls {@code handleInitialState} when the query has initial state.
  */
 final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialState<K, I, O, S> {
     private final StatefulProcessor<K, I, O> delegate;
-    private final String run;
+    private final TaskReports reports;
+    private final Encoder<K> keyEncoder;
+    /** The encoder emitted rows are reported with; null when they are not reported. */
+    private final Encoder<O> rowEncoder;
     /** This task's output row count; null on the driver. */
     private transient AtomicInteger emitted;
-    /** The run id emitted rows are reported under; null when they are not recorded. */
-    private final String outputRun;
 
-    RecordingProcessor(StatefulProcessor<K, I, O> delegate, String run) {
-        this(delegate, run, null);
+    RecordingProcessor(StatefulProcessor<K, I, O> delegate, TaskReports reports, Encoder<K> keyEncoder) {
+        this(delegate, reports, keyEncoder, null);
     }
 
-    RecordingProcessor(StatefulProcessor<K, I, O> delegate, String run, String outputRun) {
+    RecordingProcessor(StatefulProcessor<K, I, O> delegate, TaskReports reports, Encoder<K> keyEncoder,
+            Encoder<O> rowEncoder) {
         this.delegate = delegate;
-        this.run = run;
-        this.outputRun = outputRun;
+        this.reports = reports;
+        this.keyEncoder = keyEncoder;
+        this.rowEncoder = rowEncoder;
     }
 
-    /** The processor's own iterator, reporting each row as Spark takes it when outputs are recorded. */
+    /** The processor's own iterator, reporting each row as Spark takes it when outputs are reported. */
     private scala.collection.Iterator<O> recorded(scala.collection.Iterator<O> rows) {
-        if (outputRun == null || rows == null) {
+        if (rowEncoder == null || rows == null) {
             return rows;
         }
         long batchId = getHandle().getQueryInfo().getBatchId();
+        RowCodec<O> codec = RowCodec.of(rowEncoder);
         return rows.map(row -> {
-            EmittedRows.record(outputRun, batchId, row);
+            reports.rowEmitted(batchId, codec.encode(row));
             return row;
         });
     }
@@ -52,7 +58,7 @@ final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialS
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
         // on the driver's init/close pass there is no task and nothing to count
-        emitted = TaskContext.get() == null ? null : OutputRecorder.startTask(run, getHandle().getQueryInfo().getBatchId());
+        emitted = reports.startTask(getHandle().getQueryInfo().getBatchId());
         delegate.setHandle(getHandle());
         delegate.init(outputMode, timeMode);
     }
@@ -70,7 +76,8 @@ final class RecordingProcessor<K, I, O, S> extends StatefulProcessorWithInitialS
 
     @Override
     public scala.collection.Iterator<O> handleExpiredTimer(K key, TimerValues timerValues, ExpiredTimerInfo info) {
-        TimerRecorder.record(run, getHandle().getQueryInfo().getBatchId(), key, info.getExpiryTimeInMs());
+        reports.timerFired(getHandle().getQueryInfo().getBatchId(), RowCodec.of(keyEncoder).encode(key),
+                info.getExpiryTimeInMs());
         return counted(recorded(delegate.handleExpiredTimer(key, timerValues, info)));
     }
 
