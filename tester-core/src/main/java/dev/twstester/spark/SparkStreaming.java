@@ -82,22 +82,14 @@ final class SparkStreaming {
         Object manager = spark.streams();
         Object[] twelve = {Option.empty(), Option.apply(checkpoint), ds, scala.collection.immutable.Map$.MODULE$.empty(),
             sink, OutputMode.Update(), false, true, trigger, clock, Option.empty(), Option.empty()};
-        for (Method m : manager.getClass().getMethods()) {
-            if (!m.getName().equals("startQuery")) {
-                continue;
-            }
-            if (m.getParameterCount() == 12) {
-                return (StreamingQuery) invoke(m, manager, twelve);
-            }
-            if (m.getParameterCount() == 13) {
-                Object[] thirteen = new Object[13];
-                thirteen[0] = Option.empty();
-                System.arraycopy(twelve, 0, thirteen, 1, 12);
-                return (StreamingQuery) invoke(m, manager, thirteen);
-            }
+        Method before42 = method(manager.getClass(), "startQuery", 12);
+        if (before42 != null) {
+            return (StreamingQuery) invoke(before42, manager, twelve);
         }
-        throw new IllegalStateException("this Spark's " + manager.getClass().getName() + " has no startQuery of 12 or 13"
-                + " parameters; twstester runs Spark 4.0, 4.1 and 4.2");
+        Object[] thirteen = new Object[13];
+        thirteen[0] = Option.empty();
+        System.arraycopy(twelve, 0, thirteen, 1, 12);
+        return (StreamingQuery) call(manager, "startQuery", thirteen);
     }
 
     /** The rows the sink received in batch {@code batchId}, in the sink's order, decoded with {@code codec}. */
@@ -121,7 +113,7 @@ final class SparkStreaming {
         Object execution = call(query, "streamingQuery");
         Object offsets = ((Option<?>) call(call(execution, "offsetLog"), "get", batchId)).get();
         // OffsetSeq.metadataOpt since 4.2, metadata before
-        Object metadata = ((Option<?>) call(offsets, hasMethod(offsets, "metadataOpt") ? "metadataOpt" : "metadata")).get();
+        Object metadata = ((Option<?>) call(offsets, method(offsets.getClass(), "metadataOpt", 0) != null ? "metadataOpt" : "metadata")).get();
         return new long[] {(Long) call(metadata, "batchTimestampMs"), (Long) call(metadata, "batchWatermarkMs")};
     }
 
@@ -137,24 +129,24 @@ final class SparkStreaming {
                 + " 4.1 and 4.2");
     }
 
-    private static boolean hasMethod(Object target, String name) {
-        for (Method m : target.getClass().getMethods()) {
-            if (m.getName().equals(name) && m.getParameterCount() == 0) {
-                return true;
+    /** The public method {@code name} of {@code type} with {@code arity} parameters, or null. */
+    private static Method method(Class<?> type, String name, int arity) {
+        for (Method m : type.getMethods()) {
+            if (m.getName().equals(name) && m.getParameterCount() == arity) {
+                return m;
             }
         }
-        return false;
+        return null;
     }
 
     /** Calls the public method {@code name} with {@code args.length} parameters (Spark's own exceptions rethrown as they are). */
     private static Object call(Object target, String name, Object... args) {
-        for (Method m : target.getClass().getMethods()) {
-            if (m.getName().equals(name) && m.getParameterCount() == args.length) {
-                return invoke(m, target, args);
-            }
+        Method m = method(target.getClass(), name, args.length);
+        if (m == null) {
+            throw new IllegalStateException("this Spark's " + target.getClass().getName() + " has no method " + name
+                    + " of " + args.length + " parameters; twstester runs Spark 4.0, 4.1 and 4.2");
         }
-        throw new IllegalStateException("this Spark's " + target.getClass().getName() + " has no method " + name
-                + " of " + args.length + " parameters; twstester runs Spark 4.0, 4.1 and 4.2");
+        return invoke(m, target, args);
     }
 
     /** Invokes {@code m}; what it throws is rethrown as it is (Spark's checked exceptions too). */
