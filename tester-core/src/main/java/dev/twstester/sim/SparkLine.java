@@ -1,10 +1,6 @@
 package dev.twstester.sim;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,7 +32,6 @@ public enum SparkLine {
     V4_2("4.2");
 
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?.*");
-    private static final String UNKNOWN = "unknown";
 
     private final String name;
 
@@ -44,12 +39,12 @@ public enum SparkLine {
         this.name = name;
     }
 
-    /** The line of the Spark on the class path (its {@code spark-version-info.properties}); the first call warns once on stderr if that Spark is outside the modelled lines. */
+    /** The line of the Spark on the class path ({@code org.apache.spark.SPARK_VERSION}); the first call warns once on stderr if that Spark is outside the modelled lines. */
     public static SparkLine onClassPath() {
         return ClassPath.LINE;
     }
 
-    /** The version of the Spark on the class path, e.g. {@code "4.1.3"}, or {@code "unknown"}. */
+    /** The version of the Spark on the class path, e.g. {@code "4.1.3"}. */
     public static String classPathVersion() {
         return ClassPath.VERSION_TEXT;
     }
@@ -103,26 +98,13 @@ public enum SparkLine {
         return name;
     }
 
-    /** Read once, when first asked. */
+    /** Read once, when first asked: Spark's own {@code org.apache.spark.SPARK_VERSION}. */
     private static final class ClassPath {
-        static final String VERSION_TEXT = read();
+        static final String VERSION_TEXT = org.apache.spark.package$.MODULE$.SPARK_VERSION();
         static final SparkLine LINE = nearest(VERSION_TEXT);
 
         static {
             warning(VERSION_TEXT).ifPresent(System.err::println);
-        }
-
-        private static String read() {
-            Properties p = new Properties();
-            try (InputStream in = SparkLine.class.getClassLoader().getResourceAsStream("spark-version-info.properties")) {
-                if (in == null) {
-                    return UNKNOWN;
-                }
-                p.load(in);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read Spark's spark-version-info.properties", e);
-            }
-            return p.getProperty("version", UNKNOWN);
         }
     }
 }
