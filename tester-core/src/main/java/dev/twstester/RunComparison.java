@@ -1,6 +1,7 @@
 package dev.twstester;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -71,14 +72,16 @@ public final class RunComparison<O> {
     private final boolean ordered;
     private final boolean ignoreBatchTimestamps;
     private final Function<? super O, ?> outputKey;
+    private final Set<Aspect> ignored;
 
     private RunComparison(String leftName, String rightName, boolean ordered, boolean ignoreBatchTimestamps,
-            Function<? super O, ?> outputKey) {
+            Function<? super O, ?> outputKey, Set<Aspect> ignored) {
         this.leftName = leftName;
         this.rightName = rightName;
         this.ordered = ordered;
         this.ignoreBatchTimestamps = ignoreBatchTimestamps;
         this.outputKey = outputKey;
+        this.ignored = ignored;
     }
 
     /** Compares a run called {@code leftName} with one called {@code rightName}: ordered, timestamps compared. */
@@ -88,7 +91,7 @@ public final class RunComparison<O> {
         if (leftName.equals(rightName)) {
             throw new IllegalArgumentException("both sides are called \"" + leftName + "\"; give them different names");
         }
-        return new RunComparison<>(leftName, rightName, true, false, null);
+        return new RunComparison<>(leftName, rightName, true, false, null, Set.of());
     }
 
     /** {@code between("simulator", "spark")}: the simulator's run on the left, live Spark's on the right. */
@@ -102,12 +105,12 @@ public final class RunComparison<O> {
      * fired timers as multisets, whatever their order and partitions.
      */
     public RunComparison<O> ordered(boolean ordered) {
-        return new RunComparison<>(leftName, rightName, ordered, ignoreBatchTimestamps, outputKey);
+        return new RunComparison<>(leftName, rightName, ordered, ignoreBatchTimestamps, outputKey, ignored);
     }
 
     /** True to skip batch timestamps (processing times), which differ when a side runs on a wall clock. */
     public RunComparison<O> ignoreBatchTimestamps(boolean ignore) {
-        return new RunComparison<>(leftName, rightName, ordered, ignore, outputKey);
+        return new RunComparison<>(leftName, rightName, ordered, ignore, outputKey, ignored);
     }
 
     /**
@@ -116,7 +119,19 @@ public final class RunComparison<O> {
      */
     public <P> RunComparison<P> outputKey(Function<? super P, ?> outputKey) {
         Objects.requireNonNull(outputKey, "outputKey must not be null");
-        return new RunComparison<>(leftName, rightName, ordered, ignoreBatchTimestamps, outputKey);
+        return new RunComparison<>(leftName, rightName, ordered, ignoreBatchTimestamps, outputKey, ignored);
+    }
+
+    /**
+     * Leaves {@code aspects} out of the comparison, e.g. fired timers and metrics when comparing a
+     * query with a port of it that keeps its state in other variables:
+     * {@code RunComparison.between("old", "new").ignoring(Aspect.FIRED_TIMERS, Aspect.METRICS)}.
+     * Replaces the aspects ignored before; {@link Aspect#BATCH_TIMESTAMP} is also left out by
+     * {@link #ignoreBatchTimestamps(boolean)}.
+     */
+    public RunComparison<O> ignoring(Aspect... aspects) {
+        Set<Aspect> set = aspects.length == 0 ? Set.of() : Set.copyOf(EnumSet.copyOf(List.of(aspects)));
+        return new RunComparison<>(leftName, rightName, ordered, ignoreBatchTimestamps, outputKey, set);
     }
 
     /** The first difference, in the order the class comment gives, or empty when the runs are the same. */
@@ -153,8 +168,10 @@ public final class RunComparison<O> {
         int common = Math.min(left.batches().size(), right.batches().size());
         for (int i = 0; i < common && found.size() < limit; i++) {
             new Pair(left.batches().get(i), right.batches().get(i), i, found).compare();
+            found.removeIf(d -> ignored.contains(d.aspect()));
         }
-        if (found.size() < limit && left.batches().size() != right.batches().size()) {
+        if (found.size() < limit && left.batches().size() != right.batches().size()
+                && !ignored.contains(Aspect.BATCH_COUNT)) {
             found.add(batchCount(left, right, common));
         }
         return List.copyOf(found.size() > limit ? found.subList(0, limit) : found);
@@ -403,6 +420,7 @@ public final class RunComparison<O> {
     @Override
     public String toString() {
         return "RunComparison[" + leftName + " vs " + rightName + (ordered ? ", ordered" : ", as multisets")
-                + (ignoreBatchTimestamps ? ", ignoring batch timestamps" : "") + "]";
+                + (ignoreBatchTimestamps ? ", ignoring batch timestamps" : "")
+                + (ignored.isEmpty() ? "" : ", ignoring " + new TreeSet<>(ignored)) + "]";
     }
 }

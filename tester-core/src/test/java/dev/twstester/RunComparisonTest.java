@@ -155,6 +155,24 @@ class RunComparisonTest {
     }
 
     @Test
+    void ignored_aspects_are_left_out_and_the_rest_still_compared() {
+        RunResult<String, String, String> port = run(reference().batches().get(0),
+                noData(1, s(20), List.of("ana:timer"), List.of(new FiredTimer<>("ana", s(6)))));
+        assertThat(COMPARE.differences(reference(), port)).extracting(RunDifference::aspect)
+                .containsExactly(Aspect.FIRED_TIMERS);
+        RunComparison<String> outputsOnly = COMPARE.ignoring(Aspect.FIRED_TIMERS, Aspect.METRICS);
+        assertThat(outputsOnly.differences(reference(), port)).isEmpty();
+        assertThat(outputsOnly.toString()).isEqualTo(
+                "RunComparison[simulator vs spark, ordered, ignoring [fired timers, metrics]]");
+
+        RunResult<String, String, String> shorter = run(data(0, List.of("bob:1", "ana:1", "ana:9")));
+        assertThat(outputsOnly.differences(reference(), shorter)).extracting(RunDifference::aspect)
+                .containsExactly(Aspect.OUTPUTS, Aspect.BATCH_COUNT);
+        assertThat(outputsOnly.ignoring(Aspect.BATCH_COUNT).differences(reference(), shorter))
+                .extracting(RunDifference::aspect).containsExactly(Aspect.OUTPUTS);
+    }
+
+    @Test
     void other_batch_fields_and_the_order_of_all_differences() {
         BatchResult<String, String, String> sim = reference().batches().get(0);
         BatchResult<String, String, String> spark = new BatchResult<>(0, true, List.of("ana,x"), List.of("ana,x"),
