@@ -89,12 +89,14 @@ public final class DifferentialProperty<K, I, O> {
     private final int[] partitions;
     /** Tries at once, or null for {@link LiveRunner#defaultConcurrency()}. */
     private final Integer concurrency;
+    /** The two runs compared: the simulator and live Spark, or two versions of the query. */
+    private final Sides<K, I, O> sides;
     /** Worker threads per concurrency, kept for the JVM so that each property does not start threads of its own. */
     private static final Map<Integer, ExecutorService> POOLS = new ConcurrentHashMap<>();
 
     private DifferentialProperty(TwsQuery<K, I, O> query, ScenarioGenerator generator, EventFactory<I> events,
             Integer tries, int shrinkAttempts, Path failureDir, Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators,
-            int[] partitions, Integer concurrency) {
+            int[] partitions, Integer concurrency, Sides<K, I, O> sides) {
         this.query = query;
         this.generator = generator;
         this.events = events;
@@ -104,6 +106,18 @@ public final class DifferentialProperty<K, I, O> {
         this.simulators = simulators;
         this.partitions = partitions;
         this.concurrency = concurrency;
+        this.sides = sides;
+    }
+
+    /**
+     * What a try compares: {@code left} against {@code right} (the right query is the left one when
+     * null), each on live Spark or on the simulator, with {@code comparison}.
+     */
+    private record Sides<K, I, O>(boolean leftLive, TwsQuery<K, I, O> right, boolean rightLive,
+            RunComparison<Object> comparison) {
+        static <K, I, O> Sides<K, I, O> simulatorVsSpark() {
+            return new Sides<>(false, null, true, RunComparison.simulatorVsSpark());
+        }
     }
 
     /**
@@ -117,7 +131,50 @@ public final class DifferentialProperty<K, I, O> {
         return new DifferentialProperty<>(query,
                 Objects.requireNonNull(generator, "generator must not be null").defaultsFrom(query),
                 Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new,
-                null, null);
+                null, null, Sides.simulatorVsSpark());
+    }
+
+    /**
+     * A migration check: the {@code old} query (e.g. a {@code mapGroupsWithState} function) and its
+     * {@code port} (e.g. to {@code transformWithState}) run on the same generated scenarios, on the
+     * simulator ({@link #onSpark()} for live Spark), and any difference in their batches, inputs,
+     * watermarks or outputs fails the try, shrunk and shown batch by batch, the old run as
+     * {@code old}, the port's as {@code new}:
+     *
+     * <pre>{@code
+     * DifferentialProperty.migration(FraudStateMachine.query(), FraudStateProcessor.query(),
+     *                 ScenarioGenerator.create().keys("c1", "c2").variants("small", "high"),
+     *                 (card, ms, variant) -> new Payment(card, "shop", variant == 0 ? 5_00 : 2_000_00))
+     *         .dynamicTests();
+     * }</pre>
+     *
+     * Each batch's outputs are compared as multisets (a port's timers may fire in another order than
+     * the old operator's timeouts), and fired timers and metrics are not compared (the two keep their
+     * state in different variables). When both fail, they must fail with the same error class.
+     */
+    public static <K, I, O> DifferentialProperty<K, I, O> migration(TwsQuery<K, I, O> old, TwsQuery<K, I, O> port,
+            ScenarioGenerator generator, EventFactory<I> events) {
+        Objects.requireNonNull(old, "old must not be null");
+        Objects.requireNonNull(port, "port must not be null");
+        RunComparison<Object> comparison = RunComparison.between("old", "new").ordered(false)
+                .ignoring(RunDifference.Aspect.FIRED_TIMERS, RunDifference.Aspect.METRICS);
+        return new DifferentialProperty<>(old,
+                Objects.requireNonNull(generator, "generator must not be null").defaultsFrom(old),
+                Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new,
+                null, null, new Sides<>(false, port, false, comparison));
+    }
+
+    /**
+     * Runs both queries of a {@link #migration} on live Spark instead of the simulator (each try then
+     * costs two streaming queries). A property made by {@link #of} compares with live Spark already.
+     */
+    public DifferentialProperty<K, I, O> onSpark() {
+        if (sides.right() == null) {
+            throw new IllegalStateException("onSpark() is for a migration check; DifferentialProperty.of(..) "
+                    + "already compares the simulator with live Spark");
+        }
+        return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, simulators,
+                partitions, concurrency, new Sides<>(true, sides.right(), true, sides.comparison()));
     }
 
     /** Number of tries (default: {@code -Dtwstester.tries}, else 25). */
@@ -126,19 +183,19 @@ public final class DifferentialProperty<K, I, O> {
             throw new IllegalArgumentException("tries(" + n + ") must be at least 1");
         }
         return new DifferentialProperty<>(query, generator, events, n, shrinkAttempts, failureDir, simulators, partitions,
-                concurrency);
+                concurrency, sides);
     }
 
     /** How many candidate scenarios shrinking may run on both engines (default 60; each costs a live run). */
     public DifferentialProperty<K, I, O> shrinkAttempts(int n) {
         return new DifferentialProperty<>(query, generator, events, tries, n, failureDir, simulators, partitions,
-                concurrency);
+                concurrency, sides);
     }
 
     /** Folder for shrunk failing scenarios (default {@code target/twstester-failures}). */
     public DifferentialProperty<K, I, O> saveFailuresTo(Path dir) {
         return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts,
-                Objects.requireNonNull(dir, "dir must not be null"), simulators, partitions, concurrency);
+                Objects.requireNonNull(dir, "dir must not be null"), simulators, partitions, concurrency, sides);
     }
 
     /**
@@ -152,7 +209,7 @@ public final class DifferentialProperty<K, I, O> {
             throw new IllegalArgumentException("shufflePartitions(" + min + ", " + max + "): need 1 <= min <= max");
         }
         return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, simulators,
-                new int[] {min, max}, concurrency);
+                new int[] {min, max}, concurrency, sides);
     }
 
     /**
@@ -164,13 +221,13 @@ public final class DifferentialProperty<K, I, O> {
             throw new IllegalArgumentException("concurrency(" + n + ") must be at least 1");
         }
         return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, simulators,
-                partitions, n);
+                partitions, n, sides);
     }
 
     /** For tests of this class: build simulators some other way (e.g. with a fault switched on). */
     DifferentialProperty<K, I, O> simulators(Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> factory) {
         return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, factory, partitions,
-                concurrency);
+                concurrency, sides);
     }
 
     /** One dynamic test per try; a failing one shrinks, saves the scenario and fails with the report. */
@@ -259,37 +316,44 @@ public final class DifferentialProperty<K, I, O> {
      */
     public Optional<String> difference(GenScenario generated) {
         Scenario<I> scenario = generated.toScenario(events);
-        TwsQuery<K, I, O> partitioned = generated.applyTo(query);
-        TwsSimulator<K, I, O> simulator = simulators.apply(partitioned);
-        RuntimeException simError = null;
-        RunResult<K, I, O> sim;
-        try {
-            sim = simulator.run(scenario);
-        } catch (RuntimeException e) {
-            simError = e;
-            sim = simulator.history();
+        Outcome<K, I, O> left = run(generated.applyTo(query), sides.leftLive(), scenario);
+        Outcome<K, I, O> right = run(generated.applyTo(sides.right() == null ? query : sides.right()),
+                sides.rightLive(), scenario);
+        if (left.error() != null || right.error() != null) {
+            return errors(left.error(), right.error());
         }
-        RuntimeException liveError = null;
-        RunResult<K, I, O> live = null;
-        try {
-            live = LiveRunner.of(partitioned).run(scenario);
-        } catch (LiveRunException e) {
-            liveError = e;
-        }
-        if (simError != null || liveError != null) {
-            return errors(simError, liveError);
-        }
-        return RunComparison.simulatorVsSpark().firstDifference(sim, live).map(RunDifference::message);
+        return sides.comparison().firstDifference(left.run(), right.run()).map(RunDifference::message);
     }
 
-    private static Optional<String> errors(RuntimeException sim, RuntimeException live) {
-        String simCondition = ErrorClasses.of(sim);
-        String liveCondition = ErrorClasses.of(live);
-        if (sim != null && live != null && Objects.equals(simCondition, liveCondition)) {
+    /** One side's run, or the error it failed with (the simulator's history up to the error then). */
+    private record Outcome<K, I, O>(RunResult<K, I, O> run, RuntimeException error) {}
+
+    private Outcome<K, I, O> run(TwsQuery<K, I, O> partitioned, boolean live, Scenario<I> scenario) {
+        if (live) {
+            try {
+                return new Outcome<>(LiveRunner.of(partitioned).run(scenario), null);
+            } catch (LiveRunException e) {
+                return new Outcome<>(null, e);
+            }
+        }
+        TwsSimulator<K, I, O> simulator = simulators.apply(partitioned);
+        try {
+            return new Outcome<>(simulator.run(scenario), null);
+        } catch (RuntimeException e) {
+            return new Outcome<>(simulator.history(), e);
+        }
+    }
+
+    private Optional<String> errors(RuntimeException left, RuntimeException right) {
+        String leftCondition = ErrorClasses.of(left);
+        String rightCondition = ErrorClasses.of(right);
+        if (left != null && right != null && Objects.equals(leftCondition, rightCondition)) {
             return Optional.empty();
         }
-        return Optional.of("the engines failed differently\n  simulator: " + describe(sim, simCondition)
-                + "\n  spark:     " + describe(live, liveCondition));
+        boolean migration = sides.right() != null;
+        return Optional.of((migration ? "the versions failed differently\n  old: " : "the engines failed differently\n  simulator: ")
+                + describe(left, leftCondition)
+                + (migration ? "\n  new: " : "\n  spark:     ") + describe(right, rightCondition));
     }
 
     private static String describe(Throwable t, String condition) {
