@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.stream.Stream;
 
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.DynamicTest;
@@ -28,14 +27,7 @@ import dev.twstester.sim.TwsSimulator;
 class DifferentialPropertyTest {
 
     private static TwsQuery<String, Reading, String> query(OutputMode outputMode) {
-        return TwsQuery.builder(EchoProcessor::new)
-                .keyBy(Reading::getSensor, Encoders.STRING())
-                .input(Encoders.bean(Reading.class))
-                .output(Encoders.STRING())
-                .timeMode(TimeMode.EventTime())
-                .outputMode(outputMode)
-                .watermark("ts", Duration.ofSeconds(5))
-                .build();
+        return Reading.eventTimeQuery(EchoProcessor::new, outputMode);
     }
 
     private static ScenarioGenerator generator() {

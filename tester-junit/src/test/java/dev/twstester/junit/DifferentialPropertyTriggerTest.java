@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.stream.Stream;
 
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.Trigger;
@@ -30,14 +29,7 @@ import dev.twstester.sim.TwsSimulator;
 @Tag("live")
 class DifferentialPropertyTriggerTest {
 
-    private static final TwsQuery<String, Reading, String> QUERY = TwsQuery.builder(EchoProcessor::new)
-            .keyBy(Reading::getSensor, Encoders.STRING())
-            .input(Encoders.bean(Reading.class))
-            .output(Encoders.STRING())
-            .timeMode(TimeMode.EventTime())
-            .outputMode(OutputMode.Update())
-            .watermark("ts", Duration.ofSeconds(5))
-            .build();
+    private static final TwsQuery<String, Reading, String> QUERY = Reading.eventTimeQuery(EchoProcessor::new, OutputMode.Update());
 
     private static ScenarioGenerator generator(Duration... intervals) {
         return ScenarioGenerator.create().keys("a", "b").variants(2).timeMode(TimeMode.EventTime())

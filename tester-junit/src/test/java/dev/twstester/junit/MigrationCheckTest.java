@@ -30,14 +30,7 @@ import scala.jdk.javaapi.CollectionConverters;
 class MigrationCheckTest {
 
     private static TwsQuery<String, Reading, String> query(java.util.function.Supplier<StatefulProcessor<String, Reading, String>> processor) {
-        return TwsQuery.builder(processor)
-                .keyBy(Reading::getSensor, Encoders.STRING())
-                .input(Encoders.bean(Reading.class))
-                .output(Encoders.STRING())
-                .timeMode(TimeMode.EventTime())
-                .outputMode(OutputMode.Update())
-                .watermark("ts", Duration.ofSeconds(5))
-                .build();
+        return Reading.eventTimeQuery(processor, OutputMode.Update());
     }
 
     private static DifferentialProperty<String, Reading, String> check(long timerSlackMs, Path failures) {

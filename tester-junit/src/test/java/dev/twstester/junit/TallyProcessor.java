@@ -1,6 +1,5 @@
 package dev.twstester.junit;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,14 +37,7 @@ public class TallyProcessor extends StatefulProcessor<String, Reading, String> {
 
     /** EventTime, watermark on ts delayed 5 s, in {@code outputMode}. */
     public static TwsQuery<String, Reading, String> query(OutputMode outputMode) {
-        return TwsQuery.builder(TallyProcessor::new)
-                .keyBy(Reading::getSensor, Encoders.STRING())
-                .input(Encoders.bean(Reading.class))
-                .output(Encoders.STRING())
-                .timeMode(TimeMode.EventTime())
-                .outputMode(outputMode)
-                .watermark("ts", Duration.ofSeconds(5))
-                .build();
+        return Reading.eventTimeQuery(TallyProcessor::new, outputMode);
     }
 
     /** A reading of {@code sensor} at {@code second} seconds after the epoch. */
