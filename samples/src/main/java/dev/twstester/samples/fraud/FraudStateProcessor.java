@@ -2,6 +2,7 @@ package dev.twstester.samples.fraud;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -48,7 +49,12 @@ public class FraudStateProcessor extends StatefulProcessor<String, Payment, Card
 
     /** {@code payments.groupByKey(cardId).transformWithState(new FraudStateProcessor(), ProcessingTime, Update, bean(CardStatus))}. */
     public static TwsQuery<String, Payment, CardStatus> query() {
-        return TwsQuery.builder(FraudStateProcessor::new)
+        return query(FraudStateProcessor::new);
+    }
+
+    /** The query of another version of the port (the sample's tests try a wrong one). */
+    static TwsQuery<String, Payment, CardStatus> query(Supplier<? extends FraudStateProcessor> port) {
+        return TwsQuery.builder(port)
                 .keyBy(Payment::getCardId, Encoders.STRING())
                 .input(Encoders.bean(Payment.class))
                 .output(Encoders.bean(CardStatus.class))
