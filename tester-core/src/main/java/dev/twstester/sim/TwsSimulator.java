@@ -57,7 +57,8 @@ import dev.twstester.internal.RowCodec;
  *
  * <h2>Faults</h2>
  * {@link #restart()} restarts from the checkpoint, {@link #snapshot()} and {@link #restore} keep
- * one, {@link #builder} adds {@code checkRetries()} (every batch run twice, as a retried task) and
+ * one, {@link #restartWith} deploys a new version of the query on the state (with Spark's checks),
+ * {@link #builder} adds {@code checkRetries()} (every batch run twice, as a retried task) and
  * {@code realTimeMode()}.
  *
  * <h2>Limitations</h2>

@@ -107,6 +107,7 @@ class LiveEvolutionTest {
         "list state to value state|C1/list|C1/long|UNSAFE_ROW|STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE|",
         "value state to map state|C1/long|C1/map|UNSAFE_ROW|STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE|",
         "value state to map state|C1/long|C1/map|AVRO|STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE|",
+        "list state to map state|C1/list|C1/map|UNSAFE_ROW|STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE|",
     })
     void a_change_runs_or_fails_alike_on_both_engines(String change, String v1, String v2, StateEncoding encoding,
             String expected, String read) {
