@@ -30,6 +30,10 @@ import org.apache.spark.sql.Encoder;
  * later.restore(StateSnapshot.load(Path.of("target/cart.snapshot")));
  * }</pre>
  *
+ * To try a new version of the query on a snapshot, restore it into the query that took it and
+ * then deploy the new version with {@link TwsSimulator#restartWith}, which applies Spark's checks;
+ * {@code restore} itself checks only the grouping key encoder.
+ *
  * A snapshot is immutable. Saving uses Java serialization: at {@link Fidelity#FULL} values are
  * stored as Spark's bytes and always save; at {@link Fidelity#FAST} they are the objects
  * themselves, which must then be {@link Serializable}.

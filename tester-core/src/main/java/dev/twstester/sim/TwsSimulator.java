@@ -381,7 +381,9 @@ public final class TwsSimulator<K, I, O> {
      * Variables added start empty, variables dropped are gone, and values are read as Spark reads
      * them: by position with {@code unsaferow}, by field name with {@code avro} (a field the old value
      * lacks is null). A TTL change applies to new writes; stored values keep their expiration.
-     * The state encoding stays the checkpoint's. Spark itself runs these checks when the new run
+     * The state encoding and the number of shuffle partitions stay the checkpoint's, as Spark
+     * keeps them in the checkpoint ({@link #query()} of the returned simulator has the partitions
+     * of this one). Spark itself runs these checks when the new run
      * plans its first batch (its first trigger with data); here they run at once. The first
      * trigger of the new run (a data batch if rows wait) runs before this returns: see
      * {@link #history()}.
@@ -396,7 +398,10 @@ public final class TwsSimulator<K, I, O> {
             loop.stop();
         }
         StateSnapshot checkpoint = engine.snapshot();
-        TwsSimulator<K, I, O> deployed = options.forQuery(next).build();
+        // Spark keeps the checkpoint's number of shuffle partitions (its offset log's setting)
+        TwsQuery<K, I, O> version = next.shufflePartitions() == engine.query.shufflePartitions() ? next
+                : next.withShufflePartitions(engine.query.shufflePartitions());
+        TwsSimulator<K, I, O> deployed = options.forQuery(version).build();
         deployed.loop.stop();
         deployed.engine.restoreEvolved(checkpoint);
         if (deployed.keepHistory) {

@@ -143,13 +143,15 @@ class EvolutionTest {
 
     @Test
     void a_renamed_field_reads_by_position_with_unsaferow_and_as_null_with_avro() {
-        TwsSimulator<String, String, String> unsafe = ranV1("C1/long", StateEncoding.UNSAFE_ROW, Fidelity.FULL)
-                .restartWith(query("C5/long", StateEncoding.UNSAFE_ROW));
-        TwsSimulator<String, String, String> avro = ranV1("C1/long", StateEncoding.AVRO, Fidelity.FULL)
-                .restartWith(query("C5/long", StateEncoding.AVRO));
+        for (Fidelity fidelity : Fidelity.values()) {
+            TwsSimulator<String, String, String> unsafe = ranV1("C1/long", StateEncoding.UNSAFE_ROW, fidelity)
+                    .restartWith(query("C5/long", StateEncoding.UNSAFE_ROW));
+            TwsSimulator<String, String, String> avro = ranV1("C1/long", StateEncoding.AVRO, fidelity)
+                    .restartWith(query("C5/long", StateEncoding.AVRO));
 
-        assertThat(outputsAt(unsafe, 3000, "a,3")).containsExactly("a c=C5{cnt=2, name=v1} n=2");
-        assertThat(outputsAt(avro, 3000, "a,3")).containsExactly("a c=C5{cnt=null, name=v1} n=2");
+            assertThat(outputsAt(unsafe, 3000, "a,3")).as(fidelity.name()).containsExactly("a c=C5{cnt=2, name=v1} n=2");
+            assertThat(outputsAt(avro, 3000, "a,3")).as(fidelity.name()).containsExactly("a c=C5{cnt=null, name=v1} n=2");
+        }
     }
 
     @Test

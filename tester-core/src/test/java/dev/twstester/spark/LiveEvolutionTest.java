@@ -182,6 +182,10 @@ class LiveEvolutionTest {
         check(query("C1/long", StateEncoding.UNSAFE_ROW, TimeMode.None(), OutputMode.Update()), BEFORE,
                 query("C2/long", StateEncoding.AVRO, TimeMode.None(), OutputMode.Update()), AFTER,
                 "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE", "");
+        // the new version asks for unsaferow; the checkpoint's avro stays, so the field may be widened
+        check(query("C1/long", StateEncoding.AVRO, TimeMode.None(), OutputMode.Update()), BEFORE,
+                query("C2/long", StateEncoding.UNSAFE_ROW, TimeMode.None(), OutputMode.Update()), AFTER,
+                "ok", "a c=C2{count=2, name=v1, note=null} n=2");
     }
 
     private static void check(TwsQuery<String, String, String> v1, Scenario<String> before,
