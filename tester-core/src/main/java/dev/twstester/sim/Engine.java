@@ -92,6 +92,7 @@ final class Engine<K, I, O> {
         this.eventTime = query.eventTimeColumn().map(c -> new EventTimeColumn<>(query.inputEncoder(), c)).orElse(null);
         this.delayMs = query.watermarkDelay().toMillis();
         this.encoding = query.stateEncoding();
+        applyEncoding();
         this.processors = copies(driverPass());
     }
 
@@ -319,6 +320,13 @@ final class Engine<K, I, O> {
                         query.outputMode().toString(), encoding), dropped);
     }
 
+    /** Keys ordered as the checkpoint's state encoding orders them in RocksDB (before any data is restored). */
+    private void applyEncoding() {
+        boolean avro = encoding == dev.twstester.StateEncoding.AVRO;
+        store.scope().avroKeyOrder = avro;
+        store.timers().avroOrder(avro ? query.keyEncoder() : null);
+    }
+
     /**
      * Replaces everything with {@code snapshot}, taken from an earlier version of this query: Spark's
      * checks of the new version against the checkpoint first ({@link StateEvolution}, which throws
@@ -330,6 +338,7 @@ final class Engine<K, I, O> {
         if (snapshot.operator != null) {
             encoding = snapshot.operator.encoding();
         }
+        applyEncoding();
         Map<String, StateVariable> declared = new LinkedHashMap<>(store.variables());
         List<StateEvolution.Declared> asked = new ArrayList<>();
         declared.forEach((name, v) -> asked.add(new StateEvolution.Declared(name, v.kind(), v.ttlMs, v.encoders)));
@@ -378,6 +387,7 @@ final class Engine<K, I, O> {
         if (snapshot.operator != null) {
             encoding = snapshot.operator.encoding();
         }
+        applyEncoding();
         dropped = snapshot.dropped();
         store.variables().clear();
         for (StateSnapshot.Variable v : snapshot.variables) {

@@ -212,6 +212,9 @@ final class MapVariable<MK, MV> extends StateVariable {
 
     /** Where RocksDB puts the map key: the bytes of its encoding as a nested row. */
     private Bytes sortKey(MK mapKey) {
+        if (scope.avroKeyOrder) {
+            return new Bytes(AvroKeyOrder.bytes(encoders[0], keyBytes.encode(mapKey)));
+        }
         return new Bytes(keyBytes.nestedBytes(keyBytes.encode(mapKey)));
     }
 
