@@ -332,7 +332,8 @@ final class Engine<K, I, O> {
      * checks of the new version against the checkpoint first ({@link StateEvolution}, which throws
      * Spark's error), then the stored values are read with the encoders this version's driver pass
      * asked for. The state encoding is the checkpoint's. Variables this version does not ask for are
-     * dropped; those it adds start empty. The caller starts a new run.
+     * kept aside with their rows ({@link #dropped}); those it adds start empty, or with the rows of
+     * a dropped variable of that name. The caller starts a new run.
      */
     void restoreEvolved(StateSnapshot snapshot) {
         if (snapshot.operator != null) {
@@ -382,7 +383,8 @@ final class Engine<K, I, O> {
     void restore(StateSnapshot snapshot) {
         if (!snapshot.keyEncoder.equals(query.keyEncoder())) {
             throw new IllegalArgumentException("the snapshot's grouping key encoder " + snapshot.keyEncoder
-                    + " differs from this query's " + query.keyEncoder() + "; restore it into the query it was taken from");
+                    + " differs from this query's " + query.keyEncoder() + "; restore it into the query it was taken "
+                    + "from, then deploy a new version with restartWith(next)");
         }
         if (snapshot.operator != null) {
             encoding = snapshot.operator.encoding();

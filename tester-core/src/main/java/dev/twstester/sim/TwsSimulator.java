@@ -378,8 +378,9 @@ public final class TwsSimulator<K, I, O> {
      *       Avro's schema resolution allows: fields added or removed, {@code int} widened to {@code long}, ...
      *       ({@code STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION}).</li>
      * </ul>
-     * Variables added start empty, variables dropped are gone, and values are read as Spark reads
-     * them: by position with {@code unsaferow}, by field name with {@code avro} (a field the old value
+     * Variables added start empty; variables dropped are hidden but their rows stay, as in Spark's
+     * store, and a later version that asks for the name again reads them. Values are read as Spark
+     * reads them: by position with {@code unsaferow}, by field name with {@code avro} (a field the old value
      * lacks is null). A TTL change applies to new writes; stored values keep their expiration.
      * The state encoding and the number of shuffle partitions stay the checkpoint's, as Spark
      * keeps them in the checkpoint ({@link #query()} of the returned simulator has the partitions
