@@ -55,6 +55,21 @@ class StateEncodingTest {
     }
 
     @Test
+    void the_encoding_is_unsaferow_by_default_and_withStateEncoding_keeps_the_rest_of_the_query() {
+        TwsQuery<String, String, String> unsafe = query(StateEncoding.UNSAFE_ROW).withShufflePartitions(3);
+        TwsQuery<String, String, String> avro = unsafe.withStateEncoding(StateEncoding.AVRO);
+
+        assertThat(TwsQuery.builder(KeyOrderProcessor::new).keyBy(s -> s, Encoders.STRING())
+                .input(Encoders.STRING()).output(Encoders.STRING()).build().stateEncoding())
+                .isEqualTo(StateEncoding.UNSAFE_ROW);
+        assertThat(avro.stateEncoding()).isEqualTo(StateEncoding.AVRO);
+        assertThat(avro.stateEncoding().conf()).isEqualTo("avro");
+        assertThat(avro.shufflePartitions()).isEqualTo(3);
+        assertThat(avro.triggerIntervalMs()).isEqualTo(1000);
+        assertThat(avro.withShufflePartitions(2).stateEncoding()).isEqualTo(StateEncoding.AVRO);
+    }
+
+    @Test
     void the_avro_order_survives_a_snapshot_and_a_restart_with_a_new_version() {
         TwsSimulator<String, String, String> sim = new TwsSimulator<>(query(StateEncoding.AVRO));
         sim.runBatchAt(Instant.ofEpochMilli(1000), List.of("a"));
