@@ -55,8 +55,13 @@ public final class TwsQuery<K, I, O> {
     private final String outputEventTimeColumn;
     private final int shufflePartitions;
     private final Trigger trigger;
+    private final StateEncoding stateEncoding;
 
     private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions, Trigger trigger) {
+        this(q, shufflePartitions, trigger, q.stateEncoding);
+    }
+
+    private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions, Trigger trigger, StateEncoding stateEncoding) {
         this.processor = q.processor;
         this.keyFunction = q.keyFunction;
         this.keyEncoder = q.keyEncoder;
@@ -70,6 +75,7 @@ public final class TwsQuery<K, I, O> {
         this.outputEventTimeColumn = q.outputEventTimeColumn;
         this.shufflePartitions = shufflePartitions;
         this.trigger = trigger;
+        this.stateEncoding = stateEncoding;
     }
 
     private TwsQuery(Builder<K, I, O> b) {
@@ -86,6 +92,7 @@ public final class TwsQuery<K, I, O> {
         this.outputEventTimeColumn = b.outputEventTimeColumn;
         this.shufflePartitions = b.shufflePartitions;
         this.trigger = b.trigger;
+        this.stateEncoding = b.stateEncoding;
     }
 
     /** Starts a query definition for processors made by {@code processor} (called once per query run). */
@@ -175,6 +182,19 @@ public final class TwsQuery<K, I, O> {
         return trigger == null ? 0 : Triggers.intervalMs(trigger);
     }
 
+    /**
+     * The state store's encoding format, {@code spark.sql.streaming.stateStore.encodingFormat}
+     * (default {@link StateEncoding#UNSAFE_ROW}, as Spark's).
+     */
+    public StateEncoding stateEncoding() {
+        return stateEncoding;
+    }
+
+    /** The same query with another state encoding format (see {@link Builder#stateEncoding}). */
+    public TwsQuery<K, I, O> withStateEncoding(StateEncoding encoding) {
+        return new TwsQuery<>(this, shufflePartitions, trigger, Objects.requireNonNull(encoding, "encoding must not be null"));
+    }
+
     /** The same query with {@code spark.sql.shuffle.partitions} set to {@code partitions}. */
     public TwsQuery<K, I, O> withShufflePartitions(int partitions) {
         return new TwsQuery<>(this, requirePartitions(partitions), trigger);
@@ -228,6 +248,7 @@ public final class TwsQuery<K, I, O> {
         private int shufflePartitions = 1;
         /** Null for Spark's default, {@code ProcessingTime(0)} (made only when asked for). */
         private Trigger trigger;
+        private StateEncoding stateEncoding = StateEncoding.UNSAFE_ROW;
 
         private Builder(Supplier<? extends StatefulProcessor<K, I, O>> processor) {
             this.processor = processor;
@@ -315,6 +336,16 @@ public final class TwsQuery<K, I, O> {
             Objects.requireNonNull(trigger, "trigger must not be null");
             Triggers.intervalMs(trigger); // fails for a trigger that is not modelled
             this.trigger = trigger;
+            return this;
+        }
+
+        /**
+         * The state store's encoding format (default {@link StateEncoding#UNSAFE_ROW}): which value
+         * schema changes a restart with a new processor version accepts. The live runner sets
+         * {@code spark.sql.streaming.stateStore.encodingFormat} to it.
+         */
+        public Builder<K, I, O> stateEncoding(StateEncoding encoding) {
+            this.stateEncoding = Objects.requireNonNull(encoding, "encoding must not be null");
             return this;
         }
 

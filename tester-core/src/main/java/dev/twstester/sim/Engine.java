@@ -70,6 +70,10 @@ final class Engine<K, I, O> {
     private long lastBatchWatermarkMs;
     private long nextBatchId;
     private boolean batchRanInThisRun;
+    /** The checkpoint's state encoding: the first run's, kept by restarts (see {@link #restoreEvolved}). */
+    private dev.twstester.StateEncoding encoding;
+    /** Variables an earlier version had and this one does not ask for: their rows stay, as in Spark's store. */
+    private List<StateSnapshot.Variable> dropped = List.of();
 
     Engine(TwsQuery<K, I, O> query, Fidelity fidelity, boolean retryCheck, boolean realTime, Set<Fault> faults,
             SparkLine line) {
@@ -87,6 +91,8 @@ final class Engine<K, I, O> {
         this.store = new StateStore(query.timeMode(), keyCodec, fidelity);
         this.eventTime = query.eventTimeColumn().map(c -> new EventTimeColumn<>(query.inputEncoder(), c)).orElse(null);
         this.delayMs = query.watermarkDelay().toMillis();
+        this.encoding = query.stateEncoding();
+        applyEncoding();
         this.processors = copies(driverPass());
     }
 
@@ -310,15 +316,81 @@ final class Engine<K, I, O> {
         store.variables().forEach((name, v) -> variables.add(
                 new StateSnapshot.Variable(name, v.kind(), v.ttlMs, v.encoders, v.copyData())));
         return new StateSnapshot(query.keyEncoder(), variables, store.timers().copyData(), processingTimeMs,
-                watermarkMs, lastBatchWatermarkMs, nextBatchId);
+                watermarkMs, lastBatchWatermarkMs, nextBatchId, new StateSnapshot.Operator(query.timeMode().toString(),
+                        query.outputMode().toString(), encoding), dropped);
+    }
+
+    /** Keys ordered as the checkpoint's state encoding orders them in RocksDB (before any data is restored). */
+    private void applyEncoding() {
+        boolean avro = encoding == dev.twstester.StateEncoding.AVRO;
+        store.scope().avroKeyOrder = avro;
+        store.timers().avroOrder(avro ? query.keyEncoder() : null);
+    }
+
+    /**
+     * Replaces everything with {@code snapshot}, taken from an earlier version of this query: Spark's
+     * checks of the new version against the checkpoint first ({@link StateEvolution}, which throws
+     * Spark's error), then the stored values are read with the encoders this version's driver pass
+     * asked for. The state encoding is the checkpoint's. Variables this version does not ask for are
+     * kept aside with their rows ({@link #dropped}); those it adds start empty, or with the rows of
+     * a dropped variable of that name. The caller starts a new run.
+     */
+    void restoreEvolved(StateSnapshot snapshot) {
+        if (snapshot.operator != null) {
+            encoding = snapshot.operator.encoding();
+        }
+        applyEncoding();
+        Map<String, StateVariable> declared = new LinkedHashMap<>(store.variables());
+        List<StateEvolution.Declared> asked = new ArrayList<>();
+        declared.forEach((name, v) -> asked.add(new StateEvolution.Declared(name, v.kind(), v.ttlMs, v.encoders)));
+        StateEvolution.check(snapshot, query.keyEncoder(), asked, query, encoding);
+        boolean avro = encoding == dev.twstester.StateEncoding.AVRO;
+        Map<String, StateSnapshot.Variable> stored = new LinkedHashMap<>();
+        snapshot.dropped().forEach(v -> stored.put(v.name(), v));
+        snapshot.variables.forEach(v -> stored.put(v.name(), v));
+        List<StateSnapshot.Variable> stillDropped = new ArrayList<>();
+        stored.forEach((name, v) -> {
+            if (!declared.containsKey(name)) {
+                stillDropped.add(v);
+            }
+        });
+        dropped = List.copyOf(stillDropped);
+        declared.forEach((name, variable) -> {
+            StateSnapshot.Variable old = stored.get(name);
+            if (old == null) {
+                variable.restoreData(Map.of());
+                return;
+            }
+            java.util.function.UnaryOperator<Object> values = StateEvolution.reader(
+                    old.encoders()[old.encoders().length - 1], variable.encoders[variable.encoders.length - 1],
+                    store.values(variable.encoders[variable.encoders.length - 1]), avro);
+            java.util.function.UnaryOperator<Object> mapKeys = variable.encoders.length < 2 ? null
+                    : StateEvolution.reader(old.encoders()[0], variable.encoders[0], store.values(variable.encoders[0]), false);
+            Map<Bytes, Object> data = values == null && mapKeys == null ? old.data()
+                    : variable.convertData(old.data(), values == null ? v -> v : values, mapKeys == null ? k -> k : mapKeys);
+            variable.restoreData(data);
+        });
+        store.timers().restoreData(snapshot.timers);
+        store.scope().journal.commit();
+        processingTimeMs = snapshot.processingTimeMs;
+        store.scope().batchTimestampMs = processingTimeMs;
+        watermarkMs = snapshot.watermarkMs;
+        lastBatchWatermarkMs = snapshot.lastBatchWatermarkMs;
+        nextBatchId = snapshot.nextBatchId;
     }
 
     /** Replaces everything with {@code snapshot}; the caller starts a new run, as Spark restarts from a checkpoint. */
     void restore(StateSnapshot snapshot) {
         if (!snapshot.keyEncoder.equals(query.keyEncoder())) {
             throw new IllegalArgumentException("the snapshot's grouping key encoder " + snapshot.keyEncoder
-                    + " differs from this query's " + query.keyEncoder() + "; restore it into the query it was taken from");
+                    + " differs from this query's " + query.keyEncoder() + "; restore it into the query it was taken "
+                    + "from, then deploy a new version with restartWith(next)");
         }
+        if (snapshot.operator != null) {
+            encoding = snapshot.operator.encoding();
+        }
+        applyEncoding();
+        dropped = snapshot.dropped();
         store.variables().clear();
         for (StateSnapshot.Variable v : snapshot.variables) {
             store.variable(v.name(), v.kind(), v.encoders(), v.ttlMs()).restoreData(v.data());

@@ -177,6 +177,20 @@ final class MapVariable<MK, MV> extends StateVariable {
     }
 
     @Override
+    Map<Bytes, Object> convertData(Map<Bytes, Object> data, java.util.function.UnaryOperator<Object> value,
+            java.util.function.UnaryOperator<Object> mapKey) {
+        Map<Bytes, Object> out = new HashMap<>();
+        data.forEach((k, v) -> {
+            KeyData d = (KeyData) v;
+            TreeMap<Bytes, Entry> entries = new TreeMap<>();
+            d.entries().forEach((order, e) -> entries.put(order,
+                    new Entry(mapKey.apply(e.key), value.apply(e.value), e.expiry)));
+            out.put(k, new KeyData(entries, new HashSet<>(d.stale())));
+        });
+        return out;
+    }
+
+    @Override
     boolean sameKeyData(Object a, Object b) {
         if (!(a instanceof KeyData p) || !(b instanceof KeyData q) || !p.stale().equals(q.stale())) {
             return false;
@@ -198,6 +212,9 @@ final class MapVariable<MK, MV> extends StateVariable {
 
     /** Where RocksDB puts the map key: the bytes of its encoding as a nested row. */
     private Bytes sortKey(MK mapKey) {
+        if (scope.avroKeyOrder) {
+            return new Bytes(AvroKeyOrder.bytes(encoders[0], keyBytes.encode(mapKey)));
+        }
         return new Bytes(keyBytes.nestedBytes(keyBytes.encode(mapKey)));
     }
 

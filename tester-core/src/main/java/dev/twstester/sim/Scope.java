@@ -13,6 +13,8 @@ final class Scope {
     long batchTimestampMs;
     /** The running task's metrics; {@link Metrics#DISCARD} outside a batch. */
     Metrics metrics = Metrics.DISCARD;
+    /** Keys are ordered as Spark's Avro state encoding orders them in RocksDB ({@link AvroKeyOrder}). */
+    boolean avroKeyOrder;
 
     Bytes requireKey(String stateName) {
         if (key == null) {

@@ -30,6 +30,10 @@ import org.apache.spark.sql.Encoder;
  * later.restore(StateSnapshot.load(Path.of("target/cart.snapshot")));
  * }</pre>
  *
+ * To try a new version of the query on a snapshot, restore it into the query that took it and
+ * then deploy the new version with {@link TwsSimulator#restartWith}, which applies Spark's checks;
+ * {@code restore} itself checks only the grouping key encoder.
+ *
  * A snapshot is immutable. Saving uses Java serialization: at {@link Fidelity#FULL} values are
  * stored as Spark's bytes and always save; at {@link Fidelity#FAST} they are the objects
  * themselves, which must then be {@link Serializable}.
@@ -48,9 +52,31 @@ public final class StateSnapshot implements Serializable {
     final long watermarkMs;
     final long lastBatchWatermarkMs;
     final long nextBatchId;
+    /**
+     * What Spark's operator metadata records of the query that took the snapshot: its time mode,
+     * output mode and state encoding, checked by {@link TwsSimulator#restartWith}. Null when unknown
+     * (a snapshot saved by an older twstester): then those checks are skipped.
+     */
+    final Operator operator;
+    /**
+     * Variables an earlier version had and a later one dropped: Spark keeps their rows in the state
+     * store, and a version that asks for the name again reads them ({@link TwsSimulator#restartWith}).
+     * Never null; empty in a snapshot saved by an older twstester.
+     */
+    private final List<Variable> dropped;
+
+    /** The operator properties a restart with a new version is checked against ({@code StateEvolution}). */
+    record Operator(String timeMode, String outputMode, dev.twstester.StateEncoding encoding) implements Serializable {}
 
     StateSnapshot(Encoder<?> keyEncoder, List<Variable> variables, Map<Bytes, long[]> timers, long processingTimeMs,
             long watermarkMs, long lastBatchWatermarkMs, long nextBatchId) {
+        this(keyEncoder, variables, timers, processingTimeMs, watermarkMs, lastBatchWatermarkMs, nextBatchId, null, List.of());
+    }
+
+    StateSnapshot(Encoder<?> keyEncoder, List<Variable> variables, Map<Bytes, long[]> timers, long processingTimeMs,
+            long watermarkMs, long lastBatchWatermarkMs, long nextBatchId, Operator operator, List<Variable> dropped) {
+        this.operator = operator;
+        this.dropped = List.copyOf(dropped);
         this.keyEncoder = keyEncoder;
         this.variables = List.copyOf(variables);
         this.timers = Map.copyOf(timers);
@@ -78,6 +104,11 @@ public final class StateSnapshot implements Serializable {
     /** The names of the state variables in the snapshot. */
     public List<String> variableNames() {
         return variables.stream().map(Variable::name).toList();
+    }
+
+    /** The dropped variables the checkpoint still holds (never null, also for snapshots saved before they were kept). */
+    List<Variable> dropped() {
+        return dropped == null ? List.of() : dropped;
     }
 
     /** Writes the snapshot to {@code file} (Java serialization), replacing it. */

@@ -37,6 +37,15 @@ abstract class StateVariable {
     /** Replaces all stored data with a copy taken by {@link #copyData()}. */
     abstract void restoreData(java.util.Map<Bytes, Object> data);
 
+    /**
+     * {@code data} (as {@link #copyData()} returns it, from a variable of the same kind) with every
+     * stored value replaced by {@code value.apply(it)} and, for map state, every stored map key by
+     * {@code mapKey.apply(it)}; expirations and order stay. For a restart with a new version whose
+     * encoders read the old values differently.
+     */
+    abstract java.util.Map<Bytes, Object> convertData(java.util.Map<Bytes, Object> data,
+            java.util.function.UnaryOperator<Object> value, java.util.function.UnaryOperator<Object> mapKey);
+
     /** Whether two copies of one key's data are the same stored bytes (or equal objects) and expirations. */
     abstract boolean sameKeyData(Object a, Object b);
 

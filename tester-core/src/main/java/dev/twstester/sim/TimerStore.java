@@ -29,17 +29,34 @@ final class TimerStore {
     private final Map<Bytes, Bytes> orderOfKey = new HashMap<>();
     private final KeyCodec<?> keyCodec;
     private final Journal journal;
+    /** With Spark's Avro state encoding, the grouping key's encoder (keys ordered by {@link AvroKeyOrder}); else null. */
+    private org.apache.spark.sql.Encoder<?> avroKeys;
 
     TimerStore(KeyCodec<?> keyCodec, Journal journal) {
         this.keyCodec = keyCodec;
         this.journal = journal;
     }
 
+    /**
+     * Orders timers as RocksDB does with Spark's Avro state encoding ({@code keyEncoder} not null)
+     * or with UnsafeRow bytes (null); the timers kept are re-indexed.
+     */
+    void avroOrder(org.apache.spark.sql.Encoder<?> keyEncoder) {
+        Map<Bytes, long[]> data = copyData();
+        avroKeys = keyEncoder;
+        orderOfKey.clear();
+        restoreData(data);
+    }
+
+    private Comparator<Long> listOrder() {
+        return avroKeys != null ? AvroKeyOrder.LIST_ORDER : LIST_ORDER;
+    }
+
     /** Registers; a second registration of the same key and expiry is a no-op, as in Spark. */
     void register(Bytes key, long expiry) {
         if (!byKey.containsKey(key) || !byKey.get(key).contains(expiry)) {
             remember(key);
-            byKey.computeIfAbsent(key, k -> new TreeSet<>(LIST_ORDER)).add(expiry);
+            byKey.computeIfAbsent(key, k -> new TreeSet<>(listOrder())).add(expiry);
             byExpiry.add(new Timer(expiry, order(key), key));
         }
     }
@@ -92,7 +109,7 @@ final class TimerStore {
         byExpiry.clear();
         data.forEach((key, expiries) -> {
             for (long t : expiries) {
-                byKey.computeIfAbsent(key, k -> new TreeSet<>(LIST_ORDER)).add(t);
+                byKey.computeIfAbsent(key, k -> new TreeSet<>(listOrder())).add(t);
                 byExpiry.add(new Timer(t, order(key), key));
             }
         });
@@ -103,7 +120,8 @@ final class TimerStore {
     }
 
     private Bytes order(Bytes key) {
-        return orderOfKey.computeIfAbsent(key, k -> new Bytes(keyCodec.nestedBytes(k.array())));
+        return orderOfKey.computeIfAbsent(key, k -> new Bytes(avroKeys != null ? AvroKeyOrder.bytes(avroKeys, k.array())
+                : keyCodec.nestedBytes(k.array())));
     }
 
     private void remember(Bytes key) {
@@ -114,7 +132,7 @@ final class TimerStore {
             }
             byKey.remove(key);
             for (Long t : before) {
-                byKey.computeIfAbsent(key, k -> new TreeSet<>(LIST_ORDER)).add(t);
+                byKey.computeIfAbsent(key, k -> new TreeSet<>(listOrder())).add(t);
                 byExpiry.add(new Timer(t, order(key), key));
             }
         });

@@ -57,7 +57,8 @@ import dev.twstester.internal.RowCodec;
  *
  * <h2>Faults</h2>
  * {@link #restart()} restarts from the checkpoint, {@link #snapshot()} and {@link #restore} keep
- * one, {@link #builder} adds {@code checkRetries()} (every batch run twice, as a retried task) and
+ * one, {@link #restartWith} deploys a new version of the query on the state (with Spark's checks),
+ * {@link #builder} adds {@code checkRetries()} (every batch run twice, as a retried task) and
  * {@code realTimeMode()}.
  *
  * <h2>Limitations</h2>
@@ -87,7 +88,11 @@ public final class TwsSimulator<K, I, O> {
     /** False when built with {@code keepHistory(false)}: batches are returned, not kept. */
     private final boolean keepHistory;
 
+    /** The options this simulator was built with, for {@link #restartWith}. */
+    private final Builder<K, I, O> options;
+
     private TwsSimulator(Builder<K, I, O> b) {
+        this.options = b;
         this.engine = new Engine<>(b.query, b.fidelity, b.checkRetries, b.realTimeMode, b.faults, b.sparkLine);
         this.loop = new MicroBatchLoop<>(MicroBatchLoop.single(engine));
         this.keepHistory = b.keepHistory;
@@ -168,6 +173,18 @@ public final class TwsSimulator<K, I, O> {
         public Builder<K, I, O> sparkLine(SparkLine line) {
             this.sparkLine = Objects.requireNonNull(line, "line must not be null");
             return this;
+        }
+
+        /** These options for another query (a new version of it). */
+        private Builder<K, I, O> forQuery(TwsQuery<K, I, O> next) {
+            Builder<K, I, O> b = new Builder<>(next);
+            b.fidelity = fidelity;
+            b.checkRetries = checkRetries;
+            b.realTimeMode = realTimeMode;
+            b.keepHistory = keepHistory;
+            b.sparkLine = sparkLine;
+            b.faults = faults;
+            return b;
         }
 
         /** The simulator; runs the driver-side init/close pass as the constructor does. */
@@ -340,6 +357,63 @@ public final class TwsSimulator<K, I, O> {
         }
         engine.restore(snapshot);
         return start();
+    }
+
+    /**
+     * Deploys a new version of the query on this one's state, as stopping the query and starting
+     * {@code next} on the same checkpoint does: returns a simulator of {@code next} with everything
+     * a checkpoint holds (state, timers, watermarks, clock, batch ids), the rows waiting in the
+     * source, the history, and this simulator's options; this one stays stopped. The new version's
+     * driver-side {@code init} pass runs first, then Spark's checks of it against the checkpoint,
+     * which throw Spark's error for a change Spark refuses (this simulator then stays stopped:
+     * {@link #start()} it to go on with the old version, as Spark would):
+     * <ul>
+     *   <li>a state variable kept by name may not change kind: {@code STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE};</li>
+     *   <li>the time mode and the output mode may not change: {@code STATE_STORE_INVALID_CONFIG_AFTER_RESTART};</li>
+     *   <li>key schemas (the grouping key, map keys) may change only in field names and nullability:
+     *       {@code STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE};</li>
+     *   <li>a value schema (TTL included: adding or removing it changes the schema): with the default
+     *       {@link dev.twstester.StateEncoding#UNSAFE_ROW} encoding only in field names and nullability
+     *       ({@code STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE}); with {@link dev.twstester.StateEncoding#AVRO} as
+     *       Avro's schema resolution allows: fields added or removed, {@code int} widened to {@code long}, ...
+     *       ({@code STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION}).</li>
+     * </ul>
+     * Variables added start empty; variables dropped are hidden but their rows stay, as in Spark's
+     * store, and a later version that asks for the name again reads them. Values are read as Spark
+     * reads them: by position with {@code unsaferow}, by field name with {@code avro} (a field the old value
+     * lacks is null). A TTL change applies to new writes; stored values keep their expiration.
+     * The state encoding and the number of shuffle partitions stay the checkpoint's, as Spark
+     * keeps them in the checkpoint ({@link #query()} of the returned simulator has the partitions
+     * of this one). Spark itself runs these checks when the new run
+     * plans its first batch (its first trigger with data); here they run at once. The first
+     * trigger of the new run (a data batch if rows wait) runs before this returns: see
+     * {@link #history()}.
+     * <pre>{@code
+     * TwsSimulator<String, Event, Alert> v2 = sim.restartWith(AlertsV2.query()); // the new processor's query
+     * v2.runBatch(rows);                                                        // reads v1's state
+     * }</pre>
+     */
+    public TwsSimulator<K, I, O> restartWith(TwsQuery<K, I, O> next) {
+        Objects.requireNonNull(next, "next must not be null");
+        if (loop.running()) {
+            loop.stop();
+        }
+        StateSnapshot checkpoint = engine.snapshot();
+        // Spark keeps the checkpoint's number of shuffle partitions (its offset log's setting)
+        TwsQuery<K, I, O> version = next.shufflePartitions() == engine.query.shufflePartitions() ? next
+                : next.withShufflePartitions(engine.query.shufflePartitions());
+        TwsSimulator<K, I, O> deployed = options.forQuery(version).build();
+        deployed.loop.stop();
+        deployed.engine.restoreEvolved(checkpoint);
+        if (deployed.keepHistory) {
+            deployed.history.addAll(history);
+        }
+        List<I> waiting = loop.waiting();
+        if (!waiting.isEmpty()) {
+            deployed.loop.addData(waiting);
+        }
+        deployed.record(deployed.loop.start());
+        return deployed;
     }
 
     /**

@@ -71,6 +71,17 @@ final class ValueVariable<T> extends StateVariable {
     }
 
     @Override
+    Map<Bytes, Object> convertData(Map<Bytes, Object> data, java.util.function.UnaryOperator<Object> value,
+            java.util.function.UnaryOperator<Object> mapKey) {
+        Map<Bytes, Object> out = new HashMap<>();
+        data.forEach((k, v) -> {
+            Entry e = (Entry) v;
+            out.put(k, new Entry(value.apply(e.value), e.expiry));
+        });
+        return out;
+    }
+
+    @Override
     boolean sameKeyData(Object a, Object b) {
         return a instanceof Entry x && b instanceof Entry y && x.expiry == y.expiry && sameStored(x.value, y.value);
     }

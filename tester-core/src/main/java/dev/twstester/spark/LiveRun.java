@@ -44,7 +44,8 @@ import scala.Tuple2;
  * due waits until the stream waits on the clock again.
  */
 final class LiveRun<K, I, O> implements AutoCloseable {
-    private final TwsQuery<K, I, O> query;
+    /** The running version of the query: {@link #restartWith} replaces it. */
+    private TwsQuery<K, I, O> query;
     private final SparkSession spark;
     private final Duration timeout;
     private final String checkpoint;
@@ -115,6 +116,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
      * trigger (a data batch if rows wait, else nothing) is done.
      */
     private void start() throws Exception {
+        spark.conf().set(dev.twstester.StateEncoding.CONF, query.stateEncoding().conf());
         Dataset<?> out = downstream == null ? transformWithState() : downstream.apply(transformWithState());
         Trigger trigger = availableNow ? query.trigger() : Trigger.ProcessingTime(intervalMs);
         streamingQuery = SparkStreaming.start(spark, out, sink, trigger, clock, checkpoint);
@@ -220,6 +222,61 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             }
             throw new LiveRunException("live Spark run failed at batch " + nextBatchId() + ": " + e.getMessage(), e, batches);
         }
+    }
+
+    /**
+     * Stops the running query (if it runs) and starts {@code next}, a new version of it, on the same
+     * checkpoint, source, sink and clock, as a deploy of a new processor version does. {@code next}
+     * must read the same source the same way: the same key, input and output encoders, watermark
+     * and trigger. Spark checks the new version against the checkpoint when it plans the first batch
+     * of the new run, so an incompatible version fails then, not here.
+     */
+    void restartWith(TwsQuery<K, I, O> next) {
+        if (downstream != null) {
+            throw new UnsupportedOperationException("a chain cannot restart with another query version");
+        }
+        String difference = sourceDifference(query, next);
+        if (difference != null) {
+            throw new IllegalArgumentException("the new version " + difference + "; a new version may change the "
+                    + "processor, its time mode, output mode, initial state and state encoding, not how the source is read");
+        }
+        try {
+            if (running) {
+                streamingQuery.stop();
+                running = false;
+                collect();
+            }
+            query = next;
+            start();
+            collect();
+        } catch (Exception e) {
+            try {
+                collect();
+            } catch (RuntimeException secondary) {
+                e.addSuppressed(secondary);
+            }
+            throw new LiveRunException("live Spark run failed at batch " + nextBatchId() + " after the restart with "
+                    + "the new version: " + e.getMessage(), e, batches);
+        }
+    }
+
+    /** What differs between two versions in how they read the source, or null. */
+    private String sourceDifference(TwsQuery<K, I, O> a, TwsQuery<K, I, O> b) {
+        if (!a.keyEncoder().equals(b.keyEncoder())) {
+            return "has another key encoder (" + b.keyEncoder() + " instead of " + a.keyEncoder() + ")";
+        }
+        if (!a.inputEncoder().equals(b.inputEncoder()) || !a.outputEncoder().equals(b.outputEncoder())) {
+            return "has other input or output encoders";
+        }
+        if (!a.eventTimeColumn().equals(b.eventTimeColumn()) || !a.watermarkDelay().equals(b.watermarkDelay())) {
+            return "has another watermark";
+        }
+        boolean bProcessingTime = b.timeMode().equals(TimeMode.ProcessingTime());
+        if (Triggers.effectiveIntervalMs(b.triggerIntervalMs(), bProcessingTime) != intervalMs
+                || Triggers.isAvailableNow(b.trigger()) != availableNow) {
+            return "has another trigger interval";
+        }
+        return null;
     }
 
     /** A batch at the trigger at {@code at}, or the next trigger: rows added, then the clock moved there. */

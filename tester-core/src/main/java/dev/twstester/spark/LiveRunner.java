@@ -163,6 +163,50 @@ public final class LiveRunner<K, I, O> {
     }
 
     /**
+     * A deploy of a new processor version on the state of the old one: runs {@code before} with
+     * this runner's query, stops it, starts {@code next} on the same checkpoint, source, sink and
+     * clock (rows added while stopped wait for it), and runs {@code after}. Returns the batches of
+     * both runs; batch ids continue. Spark checks the new version against the checkpoint when the
+     * new run plans its first batch (the first step of {@code after} that runs one): an
+     * incompatible change fails there with {@link LiveRunException}, whose
+     * {@link LiveRunException#completed()} are the batches of {@code before}.
+     *
+     * <pre>{@code
+     * RunResult<String, String, String> live = LiveRunner.of(v1).runThenRestartWith(before, v2, after);
+     * }</pre>
+     * {@code next} must read the source as this query does: the same key, input and output encoders,
+     * watermark and trigger interval.
+     */
+    public RunResult<K, I, O> runThenRestartWith(Scenario<I> before, TwsQuery<K, I, O> next, Scenario<I> after) {
+        Objects.requireNonNull(next, "next must not be null");
+        return runVersions(List.of(query, next), List.of(before, after));
+    }
+
+    /** Each scenario with its version of the query, one after another on one checkpoint (see {@link #runThenRestartWith}). */
+    RunResult<K, I, O> runVersions(List<TwsQuery<K, I, O>> versions, List<Scenario<I>> scenarios) {
+        if (versions.size() != scenarios.size() || versions.isEmpty()) {
+            throw new IllegalArgumentException("one scenario per query version");
+        }
+        scenarios.forEach(s -> Objects.requireNonNull(s, "scenario must not be null"));
+        SparkSession spark = LiveSpark.forRun(session != null ? session : LiveSpark.session(), query.shufflePartitions());
+        Path checkpoint = tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
+        try (LiveRun<K, I, O> run = new LiveRun<>(versions.get(0), spark, stepTimeout, checkpoint)) {
+            for (int i = 0; i < versions.size(); i++) {
+                if (i > 0) {
+                    run.restartWith(versions.get(i));
+                }
+                for (Scenario.Step<I> step : scenarios.get(i).steps()) {
+                    run.step(step);
+                }
+            }
+            return run.result();
+        } finally {
+            deleteRecursively(checkpoint);
+            LiveSpark.deleteWhenStopped(checkpoint);
+        }
+    }
+
+    /**
      * Runs every scenario, each on its own streaming query, {@link #defaultConcurrency()} at a time,
      * and returns their results in the order given.
      *

@@ -48,6 +48,8 @@ import dev.twstester.sim.TwsSimulator;
 public final class TestSimulator<K, I, O> implements AutoCloseable {
     private static final String RESTORE_NOT_LIVE = "a streaming query restarts from its own checkpoint only; restart()"
             + " replays live, restore(snapshot) does not";
+    private static final String RESTART_WITH_NOT_LIVE = "restartWith(next) hands over to a simulator this test does"
+            + " not record; compare a new version with Spark by LiveRunner.runThenRestartWith";
     private static final String WATERMARK_NOT_LIVE = "Spark moves the watermark only from the event times of input rows;"
             + " drive it with input (runBatch) instead";
     private static final String BACK_TO_BACK_NOT_LIVE = "with a zero trigger interval a Scenario has no back-to-back"
@@ -226,6 +228,16 @@ public final class TestSimulator<K, I, O> implements AutoCloseable {
     public RunResult<K, I, O> restore(dev.twstester.sim.StateSnapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot must not be null");
         return recorder.call("restore(snapshot)", List.of(), RESTORE_NOT_LIVE, () -> recorder.simulator().restore(snapshot));
+    }
+
+    /**
+     * {@link TwsSimulator#restartWith}: a new version of the query on this simulator's state, as a
+     * plain {@code TwsSimulator} that this test does not record (its timeline and Spark comparison
+     * end with this call); this simulator stays stopped.
+     */
+    public TwsSimulator<K, I, O> restartWith(dev.twstester.TwsQuery<K, I, O> next) {
+        Objects.requireNonNull(next, "next must not be null");
+        return recorder.call("restartWith(next)", List.of(), RESTART_WITH_NOT_LIVE, () -> recorder.simulator().restartWith(next));
     }
 
     /** {@link TwsSimulator#noDataBatchPending}: a batch asked for a no-data batch that has not run yet. */
