@@ -209,10 +209,10 @@ class LiveGroupsWithStateTest {
         "boom|none|FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR",
         "lazyboom|none|FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR",
         "null|none|FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR",
-        "get|none|",
-        "dur:100|none|",
-        "wm|none|",
-        "at:1000|processing|",
+        "get|none|FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR",
+        "dur:100|none|_LEGACY_ERROR_TEMP_2203",
+        "wm|none|_LEGACY_ERROR_TEMP_2204",
+        "at:1000|processing|_LEGACY_ERROR_TEMP_2205",
         "at:19999|event|FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR",
     })
     void group_state_misuse_and_user_exceptions_fail_with_the_same_error_class(String cmd, String timeout, String expected) {
@@ -231,9 +231,7 @@ class LiveGroupsWithStateTest {
         assertThat(sim).as("the simulator fails").isNotNull();
         assertThat(live).as("live Spark fails").isInstanceOf(LiveRunException.class);
         assertThat(condition(sim)).as("error class, simulator vs Spark: %s", live).isEqualTo(condition(live));
-        if (!expected.isEmpty()) {
-            assertThat(condition(sim)).isEqualTo(expected);
-        }
+        assertThat(condition(sim)).isEqualTo(expected);
         assertThat(((LiveRunException) live).completed()).as("the batches before the failing one")
                 .hasSize(timeout.equals("event") ? 2 : 1);
     }
