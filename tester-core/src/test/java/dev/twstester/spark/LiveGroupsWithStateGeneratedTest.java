@@ -29,19 +29,24 @@ import dev.twstester.sim.TwsSimulator;
  * timeouts (flatMapGroupsWithState in Update and Append mode, mapGroupsWithState), 1 or 2 shuffle
  * partitions, trigger intervals, restarts from the checkpoint, timeouts set, kept, reset and
  * removed ({@code -Dtwstester.tries=N} tries per query, default 8; {@code -Dtwstester.seed=S}
- * reruns one). Any difference fails, shrunk; a run that fails must fail on both engines with the
+ * reruns one; {@code -Dtwstester.baseSeed=B} repeats a run of tries: {@code GroupsWithStateCoverageTest}
+ * counts what base seeds 0 and 1 reach). Any difference fails, shrunk; a run that fails must fail on both engines with the
  * same error class after the same batches.
  */
 @Tag("live")
 class LiveGroupsWithStateGeneratedTest {
     private static final Instant BASE = Instant.parse("2024-05-01T10:00:00Z");
     private static final int TRIES = Integer.getInteger(Property.TRIES_PROPERTY, 8);
+    /** System property: the base seed of the tries (random when unset; 0 and 1 are the coverage test's). */
+    private static final String BASE_SEED_PROPERTY = "twstester.baseSeed";
 
-    private static void check(TwsQuery<String, Event, String> query, ScenarioGenerator generator, String... commands) {
-        Property.forAll(generator.defaultsFrom(query).variants(commands))
+    private static void check(Case c) {
+        Property property = Property.forAll(c.fullGenerator());
+        Long base = Long.getLong(BASE_SEED_PROPERTY);
+        (base == null ? property : property.seed(base))
                 .tries(TRIES)
                 .shufflePartitions(1, 2)
-                .check(gen -> differences(gen.applyTo(query), gen, commands))
+                .check(gen -> differences(gen.applyTo(c.query()), gen, c.commands()))
                 .assertPassed();
     }
 
@@ -85,6 +90,13 @@ class LiveGroupsWithStateGeneratedTest {
         return "no error class";
     }
 
+    /** One legacy query with its generator and the probe commands its variants stand for. */
+    record Case(TwsQuery<String, Event, String> query, ScenarioGenerator generator, String... commands) {
+        ScenarioGenerator fullGenerator() {
+            return generator.defaultsFrom(query).variants(commands);
+        }
+    }
+
     private static TwsQuery.Builder<String, Event, String> flat(GroupStateTimeout timeout, OutputMode mode) {
         return TwsQuery.flatMapGroupsWithState(new LegacyProbe(timeout.equals(GroupStateTimeout.EventTimeTimeout())), mode,
                         Encoders.LONG(), timeout)
@@ -94,9 +106,8 @@ class LiveGroupsWithStateGeneratedTest {
                 .outputMode(mode);
     }
 
-    @Test
-    void processing_time_timeout() {
-        check(flat(GroupStateTimeout.ProcessingTimeTimeout(), OutputMode.Update()).build(),
+    static Case processingTimeTimeout() {
+        return new Case(flat(GroupStateTimeout.ProcessingTimeTimeout(), OutputMode.Update()).build(),
                 ScenarioGenerator.create().keys("a", "b", "keep", "rearm").timeMode(TimeMode.ProcessingTime())
                         .processingTimeSteps(Duration.ofSeconds(30), Duration.ofMinutes(2))
                         .interestingDurations(Duration.ofMinutes(1)).batches(1, 5).eventsPerBatch(0, 3)
@@ -104,9 +115,9 @@ class LiveGroupsWithStateGeneratedTest {
                 "inc;dur:60000", "inc", "remove", "peek;dur:60000", "remove;dur:60000");
     }
 
-    @Test
-    void event_time_timeout_in_append_mode() {
-        check(flat(GroupStateTimeout.EventTimeTimeout(), OutputMode.Append()).watermark("ts", Duration.ofMinutes(1)).build(),
+    static Case eventTimeTimeoutAppend() {
+        return new Case(flat(GroupStateTimeout.EventTimeTimeout(), OutputMode.Append())
+                        .watermark("ts", Duration.ofMinutes(1)).build(),
                 ScenarioGenerator.create().keys("a", "bb", "keep", "rearm").eventTimeBase(BASE)
                         .eventTimeSpread(Duration.ofMinutes(20)).interestingDurations(Duration.ofMinutes(5))
                         .batches(1, 5).eventsPerBatch(0, 3).restartChance(0.1)
@@ -114,8 +125,7 @@ class LiveGroupsWithStateGeneratedTest {
                 "inc;et:+300000", "inc", "remove", "wm:+300000", "peek");
     }
 
-    @Test
-    void map_groups_with_state_without_timeout_on_a_watermarked_input() {
+    static Case mapWithoutTimeoutOnAWatermarkedInput() {
         TwsQuery<String, Event, String> query = TwsQuery.mapGroupsWithState(new LegacyProbe.AsMap(false), Encoders.LONG(),
                         GroupStateTimeout.NoTimeout())
                 .keyBy(Event::getKey, Encoders.STRING())
@@ -123,9 +133,24 @@ class LiveGroupsWithStateGeneratedTest {
                 .output(Encoders.STRING())
                 .watermark("ts", Duration.ofSeconds(30))
                 .build();
-        check(query, ScenarioGenerator.create().keys("a", "b", "cc").eventTimeBase(BASE)
+        return new Case(query, ScenarioGenerator.create().keys("a", "b", "cc").eventTimeBase(BASE)
                         .eventTimeSpread(Duration.ofMinutes(5)).batches(1, 5).eventsPerBatch(0, 3).restartChance(0.1)
                         .triggerIntervals(Duration.ZERO, Duration.ofSeconds(1)),
                 "inc", "inc;wm", "remove", "peek");
+    }
+
+    @Test
+    void processing_time_timeout() {
+        check(processingTimeTimeout());
+    }
+
+    @Test
+    void event_time_timeout_in_append_mode() {
+        check(eventTimeTimeoutAppend());
+    }
+
+    @Test
+    void map_groups_with_state_without_timeout_on_a_watermarked_input() {
+        check(mapWithoutTimeoutOnAWatermarkedInput());
     }
 }
