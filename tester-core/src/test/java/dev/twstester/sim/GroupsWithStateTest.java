@@ -231,6 +231,39 @@ class GroupsWithStateTest {
     }
 
     @Test
+    void fast_fidelity_and_retried_batches_give_the_same_run() {
+        dev.twstester.Scenario<Event> scenario = dev.twstester.Scenario.<Event>builder()
+                .batchAt(t(1000), List.of(e("a", 0, "inc;dur:100"), e("keep", 0, "inc;dur:50"), e("b", 0, "remove;dur:10")))
+                .tick(t(1200))
+                .batchAt(t(1300), List.of(e("a", 0, "inc;pt"), e("keep", 0, "peek")))
+                .restart()
+                .tick(t(5000))
+                .build();
+        RunResult<String, Event, String> full = new TwsSimulator<>(flat(PROCESSING).build()).run(scenario);
+        RunResult<String, Event, String> fast = new TwsSimulator<>(flat(PROCESSING).build(), Fidelity.FAST).run(scenario);
+        RunResult<String, Event, String> retried = TwsSimulator.builder(flat(PROCESSING).build()).checkRetries().build()
+                .run(scenario);
+
+        assertThat(full.outputs()).containsExactly("a=1", "b=none", "keep=1", "a timed out 1", "b timed out none",
+                "keep timed out 1", "a pt 1300", "a=1", "keep=1");
+        assertThat(fast.batches()).isEqualTo(full.batches());
+        assertThat(retried.batches()).isEqualTo(full.batches());
+    }
+
+    @Test
+    void a_snapshot_keeps_state_and_timeouts() {
+        TwsSimulator<String, Event, String> sim = new TwsSimulator<>(flat(PROCESSING).build());
+        sim.runBatchAt(t(1000), List.of(e("a", 0, "inc;dur:100")));
+        StateSnapshot snapshot = sim.snapshot();
+
+        TwsSimulator<String, Event, String> restored = new TwsSimulator<>(flat(PROCESSING).build());
+        restored.restore(snapshot);
+
+        assertThat(restored.state().timers("a")).containsExactly(t(1100));
+        assertThat(restored.runBatchAt(t(2000), List.of(e("b", 0, "inc"))).outputs()).containsExactly("b=1", "a timed out 1");
+    }
+
+    @Test
     void the_functions_own_exceptions_fail_the_batch_with_flatmapgroupswithstate_user_function_error() {
         for (String cmd : List.of("boom", "lazyboom", "null")) {
             TwsSimulator<String, Event, String> sim = new TwsSimulator<>(flat(NONE).build());

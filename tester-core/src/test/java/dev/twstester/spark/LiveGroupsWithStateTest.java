@@ -26,7 +26,9 @@ import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 import dev.twstester.sim.Event;
+import dev.twstester.sim.LastSeen;
 import dev.twstester.sim.LegacyProbe;
+import dev.twstester.sim.OutEvent;
 import dev.twstester.sim.TwsSimulator;
 
 /**
@@ -192,6 +194,36 @@ class LiveGroupsWithStateTest {
                 .batch(List.of(e("c", 40_000, "inc")))
                 .batch(List.of(e("c", 60_000, "inc")))
                 .build());
+    }
+
+    @Test
+    void bean_state_and_bean_output_agree_and_a_change_without_update_is_kept_only_with_a_new_timeout() {
+        TwsQuery<String, Event, OutEvent> query = TwsQuery.mapGroupsWithState(new LastSeen(), Encoders.bean(OutEvent.class),
+                        EVENT)
+                .keyBy(Event::getKey, Encoders.STRING())
+                .input(Encoders.bean(Event.class))
+                .output(Encoders.bean(OutEvent.class))
+                .watermark("ts", Duration.ofSeconds(10))
+                .shufflePartitions(2)
+                .build();
+        Scenario<Event> scenario = Scenario.<Event>builder()
+                .batch(List.of(e("a", 10_000, "x"), e("b", 10_000, "y"), e("a", 11_000, "w")))
+                .batch(List.of(e("a", 12_000, "peek"), e("b", 9_000, "peek")))
+                .batch(List.of(e("c", 40_000, "z")))
+                .build();
+        RunResult<String, Event, OutEvent> sim = new TwsSimulator<>(query).run(scenario);
+        RunResult<String, Event, OutEvent> live = LiveRunner.of(query).run(scenario);
+
+        RunComparison.simulatorVsSpark().assertSame(sim, live);
+        assertThat(live.batches()).isEqualTo(sim.batches());
+        // a's peek moved its timeout (16000 -> 17000), so Spark writes the row: with the changed object;
+        // b's timeout stayed 15000: no write, the change is lost
+        assertThat(sim.outputs()).contains(new OutEvent("a", 12_000, "changed without update"),
+                new OutEvent("b", 10_000, "changed without update"),
+                new OutEvent("a", 11_000, "expired after changed without update"),
+                new OutEvent("b", 10_000, "expired after y"));
+        assertThat(sim.firedTimers()).containsExactlyInAnyOrder(new FiredTimer<>("a", t(17_000)),
+                new FiredTimer<>("b", t(15_000)));
     }
 
     /** The first error class in the cause chain below Spark's STREAM_FAILED wrapper. */
