@@ -12,12 +12,15 @@ import org.apache.spark.api.java.function.FlatMapGroupsWithStateFunction;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.GroupStateTimeout;
 import org.apache.spark.sql.streaming.OutputMode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.FiredTimer;
 import dev.twstester.GroupsWithState;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
+import dev.twstester.property.Property;
+import dev.twstester.property.ScenarioGenerator;
 
 /** A flatMapGroupsWithState query in a {@code @TwsTest} class: simulators, assertions and the timeline work as for a processor. */
 @TwsTest
@@ -72,5 +75,18 @@ class LegacyFunctionTest {
         assertThat(sim.output().readAll()).containsExactly("a silent after 1");
         assertThat(sim.toString()).isEqualTo("TestSimulator 'sim' (Silence, EventTime mode, Append output, "
                 + "watermark on ts delayed PT5S)");
+    }
+
+    @Test
+    @Tag("live")
+    void the_differential_property_runs_a_legacy_query_on_both_engines() {
+        DifferentialProperty<String, Reading, String> property = DifferentialProperty.of(query(),
+                ScenarioGenerator.create().keys("a", "b").eventTimeBase(Instant.ofEpochSecond(10))
+                        .eventTimeSpread(Duration.ofSeconds(40)).interestingDurations(Duration.ofSeconds(10))
+                        .batches(2, 5).eventsPerBatch(0, 3).restartChance(0.2),
+                Reading::new);
+        for (long seed : Property.trySeeds(0, 3)) {
+            property.assertAgreement(seed);
+        }
     }
 }
