@@ -197,7 +197,7 @@ public final class GroupsWithState<K, I, S, O> implements Serializable {
     }
 
     /** {@code "NoTimeout"}, {@code "ProcessingTimeTimeout"} or {@code "EventTimeTimeout"}. */
-    public static String timeoutName(GroupStateTimeout timeout) {
+    private static String timeoutName(GroupStateTimeout timeout) {
         if (timeout.equals(GroupStateTimeout.ProcessingTimeTimeout())) {
             return "ProcessingTimeTimeout";
         }
