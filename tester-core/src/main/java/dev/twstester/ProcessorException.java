@@ -14,6 +14,10 @@ import org.apache.spark.SparkThrowable;
  * user's exception. Spark's own type for this error class is internal (and a checked
  * {@code SparkException} to Java), so this is an unchecked {@link SparkThrowable}.
  *
+ * <p>A legacy {@code mapGroupsWithState} / {@code flatMapGroupsWithState} function's failure carries
+ * {@code FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR} instead, whether it threw synchronously or
+ * from its iterator ({@link #groupsWithStateUserFunction}).
+ *
  * <p>The message adds what Spark's does not: the function, grouping key and batch id.
  *
  * <pre>{@code
@@ -71,6 +75,24 @@ public final class ProcessorException extends RuntimeException implements SparkT
         String message = "Job aborted due to stage failure: the iterator returned by " + function
                 + " threw " + cause + where(function, key, batchId);
         return new ProcessorException(message, cause, null, Map.of(), function, key, batchId);
+    }
+
+    /** Spark's error class for a failure in a mapGroupsWithState or flatMapGroupsWithState function. */
+    public static final String GROUPS_WITH_STATE_USER_FUNCTION_ERROR = "FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR";
+
+    /**
+     * A mapGroupsWithState or flatMapGroupsWithState function (or the iterator it returned) threw
+     * something that is not Spark's own: {@code FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR}, on
+     * every Spark line. {@code function} is {@code "mapGroupsWithState"} or {@code "flatMapGroupsWithState"}.
+     */
+    public static ProcessorException groupsWithStateUserFunction(String function, Object key, long batchId,
+            Throwable cause) {
+        String reason = cause.getMessage() == null ? "" : cause.getMessage();
+        String message = "[" + GROUPS_WITH_STATE_USER_FUNCTION_ERROR + "] An error occurred in the user provided "
+                + "function in flatMapGroupsWithState. Reason: " + reason + " SQLSTATE: 39000"
+                + where(function, key, batchId);
+        return new ProcessorException(message, cause, GROUPS_WITH_STATE_USER_FUNCTION_ERROR, Map.of("reason", reason),
+                function, key, batchId);
     }
 
     private static String where(String function, Object key, long batchId) {

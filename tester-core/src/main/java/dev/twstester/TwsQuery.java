@@ -8,8 +8,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.apache.spark.api.java.function.FlatMapGroupsWithStateFunction;
 import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.api.java.function.MapGroupsWithStateFunction;
 import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.streaming.GroupStateTimeout;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.StatefulProcessor;
 import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
@@ -32,6 +35,9 @@ import dev.twstester.internal.Triggers;
  *         .watermark("ts", Duration.ofMinutes(10))               // withWatermark("ts", "10 minutes")
  *         .build();
  * }</pre>
+ *
+ * <p>A legacy {@code mapGroupsWithState} / {@code flatMapGroupsWithState} function is a query too,
+ * run by the same simulator and live runner ({@link #mapGroupsWithState}, {@link #flatMapGroupsWithState}).
  *
  * <p>The event time is read from the named column of the input encoder's row (a {@code timestamp}
  * column: {@code java.sql.Timestamp} or {@code java.time.Instant} fields), exactly as
@@ -56,6 +62,8 @@ public final class TwsQuery<K, I, O> {
     private final int shufflePartitions;
     private final Trigger trigger;
     private final StateEncoding stateEncoding;
+    /** The legacy function this query runs instead of a processor; null for transformWithState. */
+    private final GroupsWithState<K, I, ?, O> groupsWithState;
 
     private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions, Trigger trigger) {
         this(q, shufflePartitions, trigger, q.stateEncoding);
@@ -63,6 +71,7 @@ public final class TwsQuery<K, I, O> {
 
     private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions, Trigger trigger, StateEncoding stateEncoding) {
         this.processor = q.processor;
+        this.groupsWithState = q.groupsWithState;
         this.keyFunction = q.keyFunction;
         this.keyEncoder = q.keyEncoder;
         this.inputEncoder = q.inputEncoder;
@@ -80,6 +89,7 @@ public final class TwsQuery<K, I, O> {
 
     private TwsQuery(Builder<K, I, O> b) {
         this.processor = b.processor;
+        this.groupsWithState = b.groupsWithState;
         this.keyFunction = Objects.requireNonNull(b.keyFunction, "keyBy(...) must be set: the groupByKey function and key encoder");
         this.keyEncoder = b.keyEncoder;
         this.inputEncoder = Objects.requireNonNull(b.inputEncoder, "input(...) must be set: the encoder of the input rows");
@@ -100,8 +110,93 @@ public final class TwsQuery<K, I, O> {
         return new Builder<>(Objects.requireNonNull(processor, "processor must not be null"));
     }
 
-    /** A new processor instance, as the driver would deserialize it for a query run. */
+    /**
+     * Starts a query that runs a {@code mapGroupsWithState} function, as
+     * {@code groupByKey(...).mapGroupsWithState(function, stateEncoder, outputEncoder, timeout)}
+     * does: one output row per call, the query in Update output mode. The simulator calls the
+     * function with Spark's own {@code GroupState} implementation and Spark's rules for timeouts
+     * (see {@link GroupsWithState}); the live runner runs the real operator.
+     *
+     * <pre>{@code
+     * TwsQuery<String, Payment, CardStatus> query = TwsQuery.mapGroupsWithState(
+     *                 new FraudStateMachine(),                         // MapGroupsWithStateFunction<String, Payment, CardState, CardStatus>
+     *                 Encoders.bean(CardState.class),
+     *                 GroupStateTimeout.ProcessingTimeTimeout())
+     *         .keyBy(Payment::getCardId, Encoders.STRING())             // groupByKey(...)
+     *         .input(Encoders.bean(Payment.class))
+     *         .output(Encoders.bean(CardStatus.class))
+     *         .build();
+     * }</pre>
+     *
+     * With {@code GroupStateTimeout.EventTimeTimeout()} add {@code .watermark(column, delay)}, as
+     * Spark requires a watermark for it.
+     */
+    public static <K, I, S, O> Builder<K, I, O> mapGroupsWithState(MapGroupsWithStateFunction<K, I, S, O> function,
+            Encoder<S> stateEncoder, GroupStateTimeout timeout) {
+        return new Builder<>(GroupsWithState.map(function, stateEncoder, timeout));
+    }
+
+    /**
+     * Starts a query that runs a {@code flatMapGroupsWithState} function, as
+     * {@code groupByKey(...).flatMapGroupsWithState(function, outputMode, stateEncoder, outputEncoder, timeout)}
+     * does: {@code outputMode} ({@code Append()} or {@code Update()}) is the operator's and the query's.
+     *
+     * <pre>{@code
+     * TwsQuery<String, Click, SessionEnd> query = TwsQuery.flatMapGroupsWithState(
+     *                 (String user, Iterator<Click> clicks, GroupState<Long> state) -> {
+     *                     if (state.hasTimedOut()) {                  // no rows: the timeout fired
+     *                         long count = state.get();
+     *                         state.remove();
+     *                         return List.of(new SessionEnd(user, count)).iterator();
+     *                     }
+     *                     long count = state.exists() ? state.get() : 0L;
+     *                     while (clicks.hasNext()) { clicks.next(); count++; }
+     *                     state.update(count);
+     *                     state.setTimeoutTimestamp(state.getCurrentWatermarkMs() + 60_000);
+     *                     return Collections.emptyIterator();
+     *                 },
+     *                 OutputMode.Append(), Encoders.LONG(), GroupStateTimeout.EventTimeTimeout())
+     *         .keyBy(Click::getUser, Encoders.STRING())
+     *         .input(Encoders.bean(Click.class))
+     *         .output(Encoders.bean(SessionEnd.class))
+     *         .watermark("ts", Duration.ofSeconds(10))
+     *         .build();
+     * }</pre>
+     */
+    public static <K, I, S, O> Builder<K, I, O> flatMapGroupsWithState(
+            FlatMapGroupsWithStateFunction<K, I, S, O> function, OutputMode outputMode, Encoder<S> stateEncoder,
+            GroupStateTimeout timeout) {
+        return new Builder<>(GroupsWithState.flatMap(function, outputMode, stateEncoder, timeout));
+    }
+
+    /**
+     * The legacy {@code mapGroupsWithState} / {@code flatMapGroupsWithState} function this query
+     * runs; empty for a {@code transformWithState} query.
+     */
+    public Optional<GroupsWithState<K, I, ?, O>> groupsWithState() {
+        return Optional.ofNullable(groupsWithState);
+    }
+
+    /**
+     * The class of the user's code this query runs: the processor's, or the legacy function's
+     * (for names in reports).
+     */
+    public Class<?> userClass() {
+        return groupsWithState != null ? groupsWithState.function().getClass() : newProcessor().getClass();
+    }
+
+    /**
+     * A new processor instance, as the driver would deserialize it for a query run.
+     *
+     * @throws IllegalStateException for a {@link #groupsWithState() mapGroupsWithState or flatMapGroupsWithState} query,
+     *                               which has a function instead
+     */
     public StatefulProcessor<K, I, O> newProcessor() {
+        if (groupsWithState != null) {
+            throw new IllegalStateException("this query runs a " + groupsWithState.operatorName() + " function ("
+                    + groupsWithState.function().getClass().getName() + "), not a StatefulProcessor: read it with "
+                    + "groupsWithState()");
+        }
         StatefulProcessor<K, I, O> p = processor.get();
         if (p == null) {
             throw new IllegalStateException("the processor supplier returned null; pass e.g. MyProcessor::new");
@@ -234,6 +329,8 @@ public final class TwsQuery<K, I, O> {
     /** Fluent builder; every setter returns this builder. */
     public static final class Builder<K, I, O> {
         private final Supplier<? extends StatefulProcessor<K, I, O>> processor;
+        private final GroupsWithState<K, I, ?, O> groupsWithState;
+        private boolean outputModeSet;
         private MapFunction<I, K> keyFunction;
         private Encoder<K> keyEncoder;
         private Encoder<I> inputEncoder;
@@ -252,6 +349,14 @@ public final class TwsQuery<K, I, O> {
 
         private Builder(Supplier<? extends StatefulProcessor<K, I, O>> processor) {
             this.processor = processor;
+            this.groupsWithState = null;
+        }
+
+        private Builder(GroupsWithState<K, I, ?, O> groupsWithState) {
+            this.processor = null;
+            this.groupsWithState = groupsWithState;
+            this.timeMode = groupsWithState.timeMode();
+            this.outputMode = groupsWithState.outputMode();
         }
 
         /** The {@code groupByKey} function and the key's encoder. */
@@ -283,6 +388,7 @@ public final class TwsQuery<K, I, O> {
         /** The output mode passed to {@code transformWithState} (default {@code Update()}). */
         public Builder<K, I, O> outputMode(OutputMode outputMode) {
             this.outputMode = Objects.requireNonNull(outputMode, "outputMode must not be null");
+            this.outputModeSet = true;
             return this;
         }
 
@@ -351,6 +457,11 @@ public final class TwsQuery<K, I, O> {
 
         /** The immutable query; fails if a required part is missing. */
         public TwsQuery<K, I, O> build() {
+            if (groupsWithState != null) {
+                groupsWithState.checkQuery(timeModeSet ? timeMode : null, outputModeSet ? outputMode : null,
+                        eventTimeColumn, initialState != null, outputEventTimeColumn);
+                return new TwsQuery<>(this);
+            }
             if (outputEventTimeColumn != null) {
                 if (timeModeSet && !timeMode.equals(TimeMode.EventTime())) {
                     throw new IllegalArgumentException("outputEventTimeColumn(\"" + outputEventTimeColumn

@@ -63,6 +63,8 @@ final class Engine<K, I, O> {
 
     /** Whose rules apply where Spark's lines differ. */
     private final SparkLine line;
+    /** The legacy operator's rules apply (a mapGroupsWithState / flatMapGroupsWithState query); see {@link GroupStateProcessor}. */
+    private final boolean groupsWithState;
     private long processingTimeMs;
     /** The global watermark after the last batch: the next batch's eviction watermark. */
     private long watermarkMs;
@@ -93,6 +95,10 @@ final class Engine<K, I, O> {
         this.delayMs = query.watermarkDelay().toMillis();
         this.encoding = query.stateEncoding();
         applyEncoding();
+        this.groupsWithState = query.groupsWithState().isPresent();
+        if (groupsWithState) { // there from the start, so that state() reads and writes it before the first batch
+            store.value(GroupStateProcessor.STATE_VARIABLE, query.groupsWithState().get().stateEncoder(), 0);
+        }
         this.processors = copies(driverPass());
     }
 
@@ -161,12 +167,19 @@ final class Engine<K, I, O> {
 
     /** FULL: serialized copies of the driver's instance, as tasks get them; FAST uses the supplier. */
     private ProcessorCopies<StatefulProcessor<K, I, O>> copies(StatefulProcessor<K, I, O> driver) {
-        return fidelity == Fidelity.FULL ? new ProcessorCopies<>(driver, query::newProcessor) : null;
+        // a legacy function is deserialized per task too: its adapter from the supplier would share the query's instance
+        return fidelity == Fidelity.FULL
+                ? new ProcessorCopies<>(driver, groupsWithState ? () -> null : this::newProcessor) : null;
+    }
+
+    /** The query's processor, or the adapter that runs its legacy function. */
+    private StatefulProcessor<K, I, O> newProcessor() {
+        return groupsWithState ? GroupStateProcessor.of(query) : query.newProcessor();
     }
 
     /** The driver-side init/close pass Spark runs twice when a query run starts. */
     private StatefulProcessor<K, I, O> driverPass() {
-        StatefulProcessor<K, I, O> driver = query.newProcessor();
+        StatefulProcessor<K, I, O> driver = newProcessor();
         for (int pass = 0; pass < 2; pass++) {
             driver.setHandle(new DriverHandle(store, line));
             run("init", null, -1, () -> driver.init(query.outputMode(), query.timeMode()));
@@ -269,6 +282,9 @@ final class Engine<K, I, O> {
         scope.metrics.add("numValuesRemovedDueToTTLExpiry", expired);
         scope.metrics.add("numRemovedStateRows", expired);
         scope.metrics.add("numRowsDroppedByWatermark", input.dropped.size());
+        if (groupsWithState) {
+            batch.legacyMetrics = true;
+        }
         return new Attempt(batch, input);
     }
 
@@ -422,7 +438,7 @@ final class Engine<K, I, O> {
      */
     private void runTask(int p, Partitions partitions, Batch batch, Input<I> input, Map<Bytes, List<Object>> initial,
             List<Bytes> initialKeys, List<Bytes> keys, Bytes knownKey, K keyObject) {
-        StatefulProcessor<K, I, O> processor = fidelity == Fidelity.FULL ? processors.fresh() : query.newProcessor();
+        StatefulProcessor<K, I, O> processor = fidelity == Fidelity.FULL ? processors.fresh() : newProcessor();
         int outputsBefore = batch.outputs.size();
         SimHandle handle = new SimHandle(store, SimHandle.queryInfo(queryId, runId, batch.id));
         Scope scope = store.scope();
@@ -472,6 +488,9 @@ final class Engine<K, I, O> {
     boolean wantsNoDataBatch() {
         if (!batchRanInThisRun) {
             return false;
+        }
+        if (groupsWithState && query.timeMode().equals(TimeMode.None())) {
+            return false; // FlatMapGroupsWithStateExecBase.shouldRunAnotherBatch: NoTimeout never asks
         }
         if (query.timeMode().equals(TimeMode.ProcessingTime())) {
             return true;
@@ -603,7 +622,9 @@ final class Engine<K, I, O> {
         } else {
             return;
         }
-        for (TimerStore.Timer timer : store.timers().expired(threshold)) {
+        // the legacy operator: state rows whose timeout is strictly before the threshold, in the state store's key order
+        List<TimerStore.Timer> due = groupsWithState ? store.timers().timedOut(threshold) : store.timers().expired(threshold);
+        for (TimerStore.Timer timer : due) {
             if (partitions.of(timer.key()) != p) {
                 continue;
             }
@@ -707,8 +728,8 @@ final class Engine<K, I, O> {
         try {
             return call.get();
         } catch (Exception e) {
-            if (e instanceof SparkThrowable st && st.getCondition() != null) {
-                throw e;
+            if (groupsWithState || e instanceof SparkThrowable st && st.getCondition() != null) {
+                throw e; // the legacy adapter wraps the function's errors as FlatMapGroupsWithStateExec does
             }
             if (!line.wrapsUserFunctionErrors()) {
                 throw unwrapped(function, key, batchId, e);
@@ -766,6 +787,10 @@ final class Engine<K, I, O> {
         }
     }
 
+    /** The metrics of {@code BatchResult.METRIC_NAMES} a flatMapGroupsWithState operator's progress has. */
+    static final List<String> GROUPS_WITH_STATE_METRICS =
+            List.of("numRemovedStateRows", "numRowsDroppedByWatermark", "numUpdatedStateRows");
+
     /** Per-batch collections. */
     private final class Batch {
         final long id;
@@ -786,8 +811,19 @@ final class Engine<K, I, O> {
             return task;
         }
 
+        /** Only the metrics a flatMapGroupsWithState operator reports. */
+        boolean legacyMetrics;
+
         Map<String, Long> metrics() {
-            return Metrics.sum(tasks, lastMetrics);
+            Map<String, Long> all = Metrics.sum(tasks, lastMetrics);
+            if (!legacyMetrics) {
+                return all;
+            }
+            Map<String, Long> legacy = new java.util.TreeMap<>();
+            for (String name : GROUPS_WITH_STATE_METRICS) {
+                legacy.put(name, all.get(name));
+            }
+            return Collections.unmodifiableMap(legacy);
         }
 
         Batch(long id, Timers timerValues, long lateWatermarkMs) {

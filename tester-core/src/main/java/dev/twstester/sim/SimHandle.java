@@ -29,6 +29,11 @@ final class SimHandle implements StatefulProcessorHandle {
         this.queryInfo = queryInfo;
     }
 
+    /** The store this handle works on (the legacy functions' adapter keeps its state there directly). */
+    StateStore store() {
+        return store;
+    }
+
     @Override
     public <T> ValueState<T> getValueState(String name, Encoder<T> encoder, TTLConfig ttl) {
         verifyState("get_value_state");

@@ -76,7 +76,7 @@ final class TimelineHtml {
         String mode = p.query.timeMode().equals(org.apache.spark.sql.streaming.TimeMode.EventTime()) ? "EventTime"
                 : p.query.timeMode().equals(org.apache.spark.sql.streaming.TimeMode.ProcessingTime()) ? "ProcessingTime"
                 : "None";
-        return p.query.newProcessor().getClass().getSimpleName() + ": " + mode + " mode, " + p.query.outputMode()
+        return p.query.userClass().getSimpleName() + ": " + mode + " mode, " + p.query.outputMode()
                 + " output, " + p.query.eventTimeColumn().map(c -> "watermark on " + c + " delayed "
                         + p.query.watermarkDelay()).orElse("no watermark")
                 + ", " + p.query.shufflePartitions() + " shuffle partition" + (p.query.shufflePartitions() == 1 ? "" : "s")

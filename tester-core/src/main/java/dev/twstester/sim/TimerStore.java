@@ -92,6 +92,23 @@ final class TimerStore {
         return due;
     }
 
+    /**
+     * The legacy operator's timed-out state rows: every timer with expiry strictly before
+     * {@code threshold}, in the order the state store iterates its rows (ascending encoded key
+     * bytes, unsigned, as RocksDB keeps them), not by expiry.
+     */
+    List<Timer> timedOut(long threshold) {
+        List<Timer> due = new ArrayList<>();
+        for (Timer t : byExpiry) {
+            if (t.expiry() >= threshold) {
+                break;
+            }
+            due.add(t);
+        }
+        due.sort(Comparator.comparing(Timer::key));
+        return due;
+    }
+
     Set<Bytes> keys() {
         return byKey.keySet();
     }

@@ -73,6 +73,8 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private long lastBatchWatermarkMs;
     /** The second operator of a chain, fed with this query's output; null for one operator. */
     private final LiveDownstream<?, O, ?> downstream;
+    /** The query's mapGroupsWithState / flatMapGroupsWithState operator; null for transformWithState. */
+    private final LiveGroupsWithState<K, I, ?, O> groupsWithState;
 
     /** {@code spark} is this run's own session, with the query's shuffle partitions set ({@link LiveSpark#forRun}). */
     LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint) {
@@ -92,6 +94,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         this.timeout = timeout;
         this.checkpoint = checkpoint.toString();
         this.reports = TaskReports.register(spark);
+        this.groupsWithState = LiveGroupsWithState.of(query, reports);
         this.keyCodec = RowCodec.of(query.keyEncoder());
         // an operator in ProcessingTime mode asks for a batch at every trigger, so the query spins with a zero interval
         this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime())
@@ -119,7 +122,8 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         spark.conf().set(dev.twstester.StateEncoding.CONF, query.stateEncoding().conf());
         Dataset<?> out = downstream == null ? transformWithState() : downstream.apply(transformWithState());
         Trigger trigger = availableNow ? query.trigger() : Trigger.ProcessingTime(intervalMs);
-        streamingQuery = SparkStreaming.start(spark, out, sink, trigger, clock, checkpoint);
+        streamingQuery = SparkStreaming.start(spark, out, sink, trigger, clock, checkpoint,
+                groupsWithState == null ? org.apache.spark.sql.streaming.OutputMode.Update() : groupsWithState.outputMode());
         if (availableNow) {
             awaitEnd();
             return;
@@ -153,6 +157,9 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             input = input.withWatermark(query.eventTimeColumn().get(), query.watermarkDelay().toMillis() + " milliseconds");
         }
         KeyValueGroupedDataset<K, I> grouped = input.groupByKey(query.keyFunction(), query.keyEncoder());
+        if (groupsWithState != null) {
+            return groupsWithState.apply(grouped, query.outputEncoder());
+        }
         StatefulProcessor<K, I, O> processor = query.newProcessor();
         if (query.initialState().isPresent()) {
             return withInitialState(grouped, processor, query.initialState().get());
@@ -413,7 +420,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             downstream.batch(p, rows != null, outputs, lateMs, evictionMs, times[0], sink);
         }
         List<FiredTimer<K>> fired = new ArrayList<>();
-        for (TaskReports.Fired f : reports.firedIn(id)) {
+        for (TaskReports.Fired f : groupsWithState != null ? groupsWithState.firedIn(id) : reports.firedIn(id)) {
             fired.add(new FiredTimer<>(keyCodec.decode(f.key()), Instant.ofEpochMilli(f.expiryMs())));
         }
         return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),

@@ -55,6 +55,11 @@ import dev.twstester.TwsQuery;
  * The shared session's {@link LiveSpark#FAST_SETTINGS} and a memory-backed checkpoint folder make
  * each run quicker without changing its result.
  *
+ * <p>A query of a legacy function ({@link TwsQuery#mapGroupsWithState}, {@link TwsQuery#flatMapGroupsWithState})
+ * runs as the real {@code groupByKey(...).mapGroupsWithState(...)} / {@code flatMapGroupsWithState(...)},
+ * in the operator's output mode; its timed-out keys are the batch's fired timers, each with the
+ * timeout the key's previous call left.
+ *
  * <p>Two chained operators ({@link dev.twstester.TwsChain}) run with {@link LiveChainRunner}.
  *
  * @param <K> grouping key type

@@ -79,9 +79,15 @@ final class SparkStreaming {
      */
     static StreamingQuery start(SparkSession spark, Dataset<?> ds, MemorySink sink, Trigger trigger, ManualClock clock,
             String checkpoint) throws Exception {
+        return start(spark, ds, sink, trigger, clock, checkpoint, OutputMode.Update());
+    }
+
+    /** As {@link #start(SparkSession, Dataset, MemorySink, Trigger, ManualClock, String)}, in {@code outputMode}. */
+    static StreamingQuery start(SparkSession spark, Dataset<?> ds, MemorySink sink, Trigger trigger, ManualClock clock,
+            String checkpoint, OutputMode outputMode) throws Exception {
         Object manager = spark.streams();
         Object[] twelve = {Option.empty(), Option.apply(checkpoint), ds, scala.collection.immutable.Map$.MODULE$.empty(),
-            sink, OutputMode.Update(), false, true, trigger, clock, Option.empty(), Option.empty()};
+            sink, outputMode, false, true, trigger, clock, Option.empty(), Option.empty()};
         Method before42 = method(manager.getClass(), "startQuery", 12);
         if (before42 != null) {
             return (StreamingQuery) invoke(before42, manager, twelve);

@@ -28,11 +28,12 @@ import org.apache.spark.util.CollectionAccumulator;
 final class TaskReports implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    enum Kind { TASK, TIMER, ROW }
+    enum Kind { TASK, TIMER, ROW, TIMEOUT }
 
     /**
-     * One report: {@code count} is a TASK's emitted rows, {@code expiryMs} a TIMER's expiry,
-     * {@code bytes} a TIMER's encoded key or a ROW's encoded row.
+     * One report: {@code count} is a TASK's emitted rows, {@code expiryMs} a TIMER's expiry or the
+     * timeout a legacy function's call left (TIMEOUT, -1 for none), {@code bytes} a TIMER's or
+     * TIMEOUT's encoded key or a ROW's encoded row.
      */
     record Report(Kind kind, long batchId, int partition, long taskAttempt, long sequence, byte[] bytes, long expiryMs,
             int count) implements Serializable {}
@@ -83,6 +84,11 @@ final class TaskReports implements Serializable {
         add(Kind.TIMER, batchId, key, expiryMs);
     }
 
+    /** A legacy function's call for {@code key} completed, leaving timeout {@code timeoutMs} (-1: none). */
+    void timeoutSet(long batchId, byte[] key, long timeoutMs) {
+        add(Kind.TIMEOUT, batchId, key, timeoutMs);
+    }
+
     void rowEmitted(long batchId, byte[] row) {
         add(Kind.ROW, batchId, row, 0L);
     }
@@ -116,6 +122,11 @@ final class TaskReports implements Serializable {
     /** The timers fired in {@code batchId}, partition by partition, in call order. */
     List<Fired> firedIn(long batchId) {
         return of(Kind.TIMER, batchId).stream().map(r -> new Fired(r.bytes(), r.expiryMs())).toList();
+    }
+
+    /** The timeouts legacy function calls left in {@code batchId} (expiry -1: none), partition by partition, in call order. */
+    List<Fired> timeoutsSetIn(long batchId) {
+        return of(Kind.TIMEOUT, batchId).stream().map(r -> new Fired(r.bytes(), r.expiryMs())).toList();
     }
 
     /** The encoded rows emitted in {@code batchId}, partition by partition, in emission order. */

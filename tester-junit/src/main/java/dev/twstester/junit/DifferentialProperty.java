@@ -361,7 +361,7 @@ public final class DifferentialProperty<K, I, O> {
     }
 
     private Path save(long seed, GenScenario shrunk) {
-        Path dir = failureDir.resolve(query.newProcessor().getClass().getSimpleName() + "-seed" + seed);
+        Path dir = failureDir.resolve(query.userClass().getSimpleName() + "-seed" + seed);
         EncoderRows<I> codec = EncoderRows.of(query.inputEncoder());
         try {
             shrunk.writeBatchFiles(dir, row -> codec.toJson(row).toString(), events);

@@ -47,7 +47,7 @@ public final class Timelines {
 
     /** {@code TallyProcessor, EventTime mode, Update output, watermark on ts delayed PT5S}. */
     public static String describe(TwsQuery<?, ?, ?> query) {
-        return query.newProcessor().getClass().getSimpleName() + ", " + timeMode(query.timeMode()) + " mode, "
+        return query.userClass().getSimpleName() + ", " + timeMode(query.timeMode()) + " mode, "
                 + query.outputMode() + " output, "
                 + query.eventTimeColumn().map(c -> "watermark on " + c + " delayed " + query.watermarkDelay())
                         .orElse("no watermark");

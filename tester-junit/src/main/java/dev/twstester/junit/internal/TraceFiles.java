@@ -84,7 +84,7 @@ public final class TraceFiles {
         void write(String test, Throwable failure) throws IOException {
             ObjectNode header = NODES.objectNode().put("format", FORMAT).put("version", 1)
                     .put("test", test).put("simulator", recorder.name())
-                    .put("processor", query.newProcessor().getClass().getName())
+                    .put("processor", query.userClass().getName())
                     .put("timeMode", Timelines.timeMode(query.timeMode()))
                     .put("outputMode", String.valueOf(query.outputMode()))
                     .put("watermarkDelay", query.watermarkDelay().toString());

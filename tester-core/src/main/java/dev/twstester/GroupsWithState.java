@@ -1,0 +1,209 @@
+package dev.twstester;
+
+import java.io.Serializable;
+import java.util.Iterator;
+import java.util.Objects;
+
+import org.apache.spark.api.java.function.FlatMapGroupsWithStateFunction;
+import org.apache.spark.api.java.function.MapGroupsWithStateFunction;
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.streaming.GroupState;
+import org.apache.spark.sql.streaming.GroupStateTimeout;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.TimeMode;
+
+/**
+ * The legacy operator a {@link TwsQuery} runs instead of a {@code StatefulProcessor}: a
+ * {@code mapGroupsWithState} or {@code flatMapGroupsWithState} function with its state encoder,
+ * {@link GroupStateTimeout} and operator output mode, as passed to Spark's
+ * {@code KeyValueGroupedDataset}. Made by {@link TwsQuery#mapGroupsWithState} and
+ * {@link TwsQuery#flatMapGroupsWithState}; read with {@link TwsQuery#groupsWithState()}.
+ *
+ * <p>The query's {@link TwsQuery#timeMode()} follows the timeout: {@code ProcessingTimeTimeout}
+ * runs as {@code TimeMode.ProcessingTime()} (a batch at every trigger), {@code EventTimeTimeout} as
+ * {@code TimeMode.EventTime()} (late rows dropped, a no-data batch after a watermark advance) and
+ * {@code NoTimeout} as {@code TimeMode.None()} (no no-data batches at all, unlike transformWithState).
+ *
+ * <p>In the simulator each key's state value is the value state {@value #STATE_VARIABLE} and its
+ * timeout the key's one timer; a key times out when its timeout is strictly before the batch
+ * timestamp (ProcessingTimeTimeout) or the batch's watermark (EventTimeTimeout), after every key
+ * with data, in the state store's key order, and its call gets no rows and {@code hasTimedOut()}.
+ *
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <S> state type
+ * @param <O> output row type
+ */
+public final class GroupsWithState<K, I, S, O> implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * The name under which the simulator keeps each key's state value: read and write it with
+     * {@code TwsSimulator.state().value(GroupsWithState.STATE_VARIABLE, key)} and
+     * {@code setValue(...)}; the key's timeout, when set, is its one timer ({@code state().timers(key)}).
+     */
+    public static final String STATE_VARIABLE = "groupState";
+
+    private final MapGroupsWithStateFunction<K, I, S, O> mapFunction;
+    private final FlatMapGroupsWithStateFunction<K, I, S, O> flatMapFunction;
+    private final Encoder<S> stateEncoder;
+    private final GroupStateTimeout timeout;
+    private final OutputMode outputMode;
+
+    private GroupsWithState(MapGroupsWithStateFunction<K, I, S, O> mapFunction,
+            FlatMapGroupsWithStateFunction<K, I, S, O> flatMapFunction, Encoder<S> stateEncoder,
+            GroupStateTimeout timeout, OutputMode outputMode) {
+        this.mapFunction = mapFunction;
+        this.flatMapFunction = flatMapFunction;
+        this.stateEncoder = Objects.requireNonNull(stateEncoder, "stateEncoder must not be null");
+        this.timeout = Objects.requireNonNull(timeout, "timeout must not be null: GroupStateTimeout.NoTimeout(), "
+                + "ProcessingTimeTimeout() or EventTimeTimeout()");
+        this.outputMode = outputMode;
+    }
+
+    static <K, I, S, O> GroupsWithState<K, I, S, O> map(MapGroupsWithStateFunction<K, I, S, O> function,
+            Encoder<S> stateEncoder, GroupStateTimeout timeout) {
+        Objects.requireNonNull(function, "function must not be null");
+        return new GroupsWithState<>(function, null, stateEncoder, timeout, OutputMode.Update());
+    }
+
+    static <K, I, S, O> GroupsWithState<K, I, S, O> flatMap(FlatMapGroupsWithStateFunction<K, I, S, O> function,
+            OutputMode outputMode, Encoder<S> stateEncoder, GroupStateTimeout timeout) {
+        Objects.requireNonNull(function, "function must not be null");
+        Objects.requireNonNull(outputMode, "outputMode must not be null");
+        if (!outputMode.equals(OutputMode.Append()) && !outputMode.equals(OutputMode.Update())) {
+            // KeyValueGroupedDataset.flatMapGroupsWithState's own check
+            throw new IllegalArgumentException("The output mode of function should be append or update; "
+                    + "flatMapGroupsWithState takes OutputMode.Append() or OutputMode.Update(), not " + outputMode);
+        }
+        return new GroupsWithState<>(null, function, stateEncoder, timeout, outputMode);
+    }
+
+    /** True for {@code mapGroupsWithState} (one output row per call, Update output mode only). */
+    public boolean isMapGroupsWithState() {
+        return mapFunction != null;
+    }
+
+    /** {@code "mapGroupsWithState"} or {@code "flatMapGroupsWithState"}. */
+    public String operatorName() {
+        return isMapGroupsWithState() ? "mapGroupsWithState" : "flatMapGroupsWithState";
+    }
+
+    /** The user's function: a {@code MapGroupsWithStateFunction} or a {@code FlatMapGroupsWithStateFunction}. */
+    public Serializable function() {
+        return isMapGroupsWithState() ? mapFunction : flatMapFunction;
+    }
+
+    /** The {@code MapGroupsWithStateFunction}, or null for flatMapGroupsWithState. */
+    public MapGroupsWithStateFunction<K, I, S, O> mapFunction() {
+        return mapFunction;
+    }
+
+    /** The {@code FlatMapGroupsWithStateFunction}, or null for mapGroupsWithState. */
+    public FlatMapGroupsWithStateFunction<K, I, S, O> flatMapFunction() {
+        return flatMapFunction;
+    }
+
+    /** The encoder of the state values ({@code stateEncoder} of Spark's call). */
+    public Encoder<S> stateEncoder() {
+        return stateEncoder;
+    }
+
+    /** The group state timeout ({@code timeoutConf} of Spark's call). */
+    public GroupStateTimeout timeout() {
+        return timeout;
+    }
+
+    /**
+     * The operator's output mode: the {@code outputMode} argument of flatMapGroupsWithState, or
+     * {@code Update()} for mapGroupsWithState. Spark requires the query's output mode to be the same.
+     */
+    public OutputMode outputMode() {
+        return outputMode;
+    }
+
+    /** The time mode the simulator runs the timeout with (see the class comment). */
+    public TimeMode timeMode() {
+        if (timeout.equals(GroupStateTimeout.ProcessingTimeTimeout())) {
+            return TimeMode.ProcessingTime();
+        }
+        if (timeout.equals(GroupStateTimeout.EventTimeTimeout())) {
+            return TimeMode.EventTime();
+        }
+        return TimeMode.None();
+    }
+
+    /**
+     * Calls the function as Spark's Java API does: flatMapGroupsWithState's iterator as it is,
+     * mapGroupsWithState's result (called now) as a one-row iterator. Exceptions are the function's own.
+     */
+    public Iterator<O> call(K key, Iterator<I> values, GroupState<S> state) throws Exception {
+        if (mapFunction != null) {
+            O row = mapFunction.call(key, values, state);
+            return java.util.Collections.singletonList(row).iterator();
+        }
+        return flatMapFunction.call(key, values, state);
+    }
+
+    /**
+     * The checks Spark makes when such a query starts ({@code UnsupportedOperationChecker}), with
+     * its messages, plus what twstester does not model. {@code queryTimeMode} and
+     * {@code queryOutputMode} are null when not set on the builder.
+     */
+    void checkQuery(TimeMode queryTimeMode, OutputMode queryOutputMode, String watermarkColumn, boolean initialState,
+            String outputEventTimeColumn) {
+        if (queryTimeMode != null && !queryTimeMode.equals(timeMode())) {
+            throw new IllegalArgumentException(operatorName() + " has no time mode: its " + timeoutName(timeout)
+                    + " decides when batches run; remove timeMode(" + queryTimeMode + ")");
+        }
+        if (queryOutputMode != null && !queryOutputMode.equals(outputMode)) {
+            if (queryOutputMode.equals(OutputMode.Complete())) {
+                throw analysisError(queryOutputMode + " output mode not supported when there are no streaming "
+                        + "aggregations on streaming DataFrames/Datasets");
+            }
+            if (isMapGroupsWithState()) {
+                throw analysisError("mapGroupsWithState is not supported with " + queryOutputMode
+                        + " output mode on a streaming DataFrame/Dataset");
+            }
+            throw analysisError("flatMapGroupsWithState in " + (outputMode.equals(OutputMode.Append()) ? "append" : "update")
+                    + " mode is not supported with " + queryOutputMode + " output mode on a streaming DataFrame/Dataset");
+        }
+        if (timeout.equals(GroupStateTimeout.EventTimeTimeout()) && watermarkColumn == null) {
+            throw analysisError("Watermark must be specified in the query using '[Dataset/DataFrame].withWatermark()' "
+                    + "for using event-time timeout in a [map|flatMap]GroupsWithState. Event-time timeout not supported "
+                    + "without watermark.");
+        }
+        if (initialState) {
+            throw new IllegalArgumentException("initialState(...) is not modelled for " + operatorName()
+                    + " (Spark's initialState argument): start the simulator with the state written through "
+                    + "TwsSimulator.state() instead, or use a transformWithState processor");
+        }
+        if (outputEventTimeColumn != null) {
+            throw new IllegalArgumentException("outputEventTimeColumn(...) is transformWithState's; " + operatorName()
+                    + " has no event-time output column (Spark forwards no watermark from it)");
+        }
+    }
+
+    /** Spark's {@code UnsupportedOperationChecker} error, thrown by {@code writeStream.start()}. */
+    private static IllegalArgumentException analysisError(String message) {
+        return new IllegalArgumentException("[_LEGACY_ERROR_TEMP_3102] " + message
+                + " (Spark fails writeStream().start() with this AnalysisException)");
+    }
+
+    @Override
+    public String toString() {
+        return operatorName() + "(" + function().getClass().getName() + ", timeout " + timeoutName(timeout)
+                + ", " + outputMode + ")";
+    }
+
+    /** {@code "NoTimeout"}, {@code "ProcessingTimeTimeout"} or {@code "EventTimeTimeout"}. */
+    private static String timeoutName(GroupStateTimeout timeout) {
+        if (timeout.equals(GroupStateTimeout.ProcessingTimeTimeout())) {
+            return "ProcessingTimeTimeout";
+        }
+        if (timeout.equals(GroupStateTimeout.EventTimeTimeout())) {
+            return "EventTimeTimeout";
+        }
+        return "NoTimeout";
+    }
+}
