@@ -3,7 +3,11 @@ package dev.twstester.samples.fraud;
 import java.util.Iterator;
 
 import org.apache.spark.api.java.function.MapGroupsWithStateFunction;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.GroupState;
+import org.apache.spark.sql.streaming.GroupStateTimeout;
+
+import dev.twstester.TwsQuery;
 
 /**
  * A per-card fraud state machine written for the legacy {@code mapGroupsWithState} API, with a
@@ -30,6 +34,19 @@ public class FraudStateMachine implements MapGroupsWithStateFunction<String, Pay
 
     FraudStateMachine(CardRules rules) {
         this.rules = rules;
+    }
+
+    /**
+     * The machine as a query: {@code payments.groupByKey(cardId).mapGroupsWithState(new FraudStateMachine(),
+     * bean(CardState), bean(CardStatus), ProcessingTimeTimeout())}.
+     */
+    public static TwsQuery<String, Payment, CardStatus> query() {
+        return TwsQuery.mapGroupsWithState(new FraudStateMachine(), Encoders.bean(CardState.class),
+                        GroupStateTimeout.ProcessingTimeTimeout())
+                .keyBy(Payment::getCardId, Encoders.STRING())
+                .input(Encoders.bean(Payment.class))
+                .output(Encoders.bean(CardStatus.class))
+                .build();
     }
 
     @Override
