@@ -2,18 +2,21 @@ package dev.twstester.samples.fraud;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
 import org.apache.spark.sql.streaming.OutputMode;
-import org.apache.spark.sql.streaming.StatefulProcessor;
+import org.apache.spark.sql.streaming.StatefulProcessorWithInitialState;
 import org.apache.spark.sql.streaming.TTLConfig;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
 import org.apache.spark.sql.streaming.ValueState;
 
+import dev.twstester.GroupsWithState;
 import dev.twstester.TwsQuery;
+import dev.twstester.sim.StateView;
 
 import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
@@ -31,8 +34,13 @@ import scala.jdk.javaapi.CollectionConverters;
  *   at or before it: the timer goes one millisecond after the legacy timeout
  *   ({@link #expiryFor}).</li>
  * </ul>
+ *
+ * <p>The port takes over the machine's state as its initial state ({@link #handover}): each card's
+ * {@link CardState} and pending timeout as a {@link CardHandover}, read from the old operator's
+ * state, as Spark's migration from {@code mapGroupsWithState} reads the old checkpoint with the
+ * state data source and passes it to {@code transformWithState} as initial state.
  */
-public class FraudStateProcessor extends StatefulProcessor<String, Payment, CardStatus> {
+public class FraudStateProcessor extends StatefulProcessorWithInitialState<String, Payment, CardStatus, CardHandover> {
     private static final long serialVersionUID = 1L;
 
     private final CardRules rules;
@@ -54,18 +62,51 @@ public class FraudStateProcessor extends StatefulProcessor<String, Payment, Card
 
     /** The query of another version of the port (the sample's tests try a wrong one). */
     static TwsQuery<String, Payment, CardStatus> query(Supplier<? extends FraudStateProcessor> port) {
+        return builder(port).build();
+    }
+
+    /** The port's query taking over {@code handedOver} (from {@link #handover}) as its initial state. */
+    public static TwsQuery<String, Payment, CardStatus> query(List<Map.Entry<String, CardHandover>> handedOver) {
+        return builder(FraudStateProcessor::new).initialState(handedOver, Encoders.bean(CardHandover.class)).build();
+    }
+
+    private static TwsQuery.Builder<String, Payment, CardStatus> builder(Supplier<? extends FraudStateProcessor> port) {
         return TwsQuery.builder(port)
                 .keyBy(Payment::getCardId, Encoders.STRING())
                 .input(Encoders.bean(Payment.class))
                 .output(Encoders.bean(CardStatus.class))
                 .timeMode(TimeMode.ProcessingTime())
-                .outputMode(OutputMode.Update())
-                .build();
+                .outputMode(OutputMode.Update());
+    }
+
+    /**
+     * Every card's state and pending timeout in the state of {@link FraudStateMachine}'s query, read
+     * from a simulator of it (e.g. one restored from the old query's checkpoint), in key order.
+     */
+    public static List<Map.Entry<String, CardHandover>> handover(StateView<String> machineState) {
+        List<Map.Entry<String, CardHandover>> out = new ArrayList<>();
+        for (String cardId : machineState.keys()) {
+            machineState.<CardState>value(GroupsWithState.STATE_VARIABLE, cardId).ifPresent(state -> {
+                List<java.time.Instant> timeout = machineState.timers(cardId);
+                out.add(Map.entry(cardId, new CardHandover(state,
+                        timeout.isEmpty() ? null : timeout.get(0).toEpochMilli())));
+            });
+        }
+        return out;
     }
 
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
         card = getHandle().getValueState("card", Encoders.bean(CardState.class), TTLConfig.NONE());
+    }
+
+    /** A card handed over from the machine: its state, and its pending timeout as the port's timer. */
+    @Override
+    public void handleInitialState(String cardId, CardHandover handedOver, TimerValues timerValues) {
+        card.update(handedOver.state());
+        if (handedOver.getTimeoutMs() != null) {
+            getHandle().registerTimer(handedOver.getTimeoutMs() + 1);
+        }
     }
 
     @Override
