@@ -46,7 +46,11 @@ public record RunDifference(long batchId, Aspect aspect, Object key, Object left
         DROPPED_LATE("dropped late rows"),
         OUTPUTS("outputs"),
         FIRED_TIMERS("fired timers"),
-        METRICS("metrics");
+        METRICS("metrics"),
+        /** A state variable's data for one key, in the end states ({@link RunComparison#stateDifferences}). */
+        STATE("state"),
+        /** One key's registered timers, in the end states ({@link RunComparison#stateDifferences}). */
+        TIMERS("registered timers");
 
         private final String label;
 

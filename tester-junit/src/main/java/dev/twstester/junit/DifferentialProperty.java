@@ -35,6 +35,7 @@ import dev.twstester.property.ScenarioGenerator;
 import dev.twstester.property.Shrinker;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.LiveRunException;
+import dev.twstester.spark.LiveOutcome;
 import dev.twstester.spark.LiveRunner;
 
 /**
@@ -55,7 +56,11 @@ import dev.twstester.spark.LiveRunner;
  * }</pre>
  *
  * <p>A try passes when both engines run the same batches with the same watermarks, timestamps,
- * late rows, outputs, fired timers and metrics, or when both fail with the same error class.
+ * late rows, outputs, fired timers and metrics, and end with the same state: the simulator's
+ * {@code snapshot()} and the live checkpoint's state read after the run
+ * ({@code LiveRunner.runWithEndState}) hold the same values (with TTL expirations) for every
+ * variable and key, the same registered timers, next batch id and watermarks
+ * ({@code RunComparison.stateDifferences}); or when both fail with the same error class.
  * Stops and starts from the checkpoint ({@code ScenarioGenerator.restartChance}) and trigger
  * intervals ({@code ScenarioGenerator.triggerIntervals}: each try runs both engines with its
  * scenario's interval, through {@code GenScenario.applyTo}) come from the generator;
@@ -270,16 +275,22 @@ public final class DifferentialProperty<K, I, O> {
             sim = simulator.history();
         }
         RuntimeException liveError = null;
-        RunResult<K, I, O> live = null;
+        LiveOutcome<K, I, O> live = null;
         try {
-            live = LiveRunner.of(partitioned).run(scenario);
+            live = LiveRunner.of(partitioned).runWithEndState(scenario);
         } catch (LiveRunException e) {
             liveError = e;
         }
         if (simError != null || liveError != null) {
             return errors(simError, liveError);
         }
-        return RunComparison.simulatorVsSpark().firstDifference(sim, live).map(RunDifference::message);
+        RunComparison<Object> comparison = RunComparison.simulatorVsSpark();
+        Optional<String> batches = comparison.firstDifference(sim, live.run()).map(RunDifference::message);
+        if (batches.isPresent()) {
+            return batches;
+        }
+        return comparison.stateDifferences(simulator.snapshot(), live.endState()).stream().findFirst()
+                .map(RunDifference::message);
     }
 
     private static Optional<String> errors(RuntimeException sim, RuntimeException live) {
