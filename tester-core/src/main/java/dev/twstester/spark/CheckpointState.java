@@ -8,6 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import org.apache.spark.sql.Dataset;
@@ -23,6 +27,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
+import dev.twstester.internal.Sneaky;
 import dev.twstester.sim.Fidelity;
 import dev.twstester.sim.SnapshotBuilder;
 import dev.twstester.sim.StateSnapshot;
@@ -66,6 +71,12 @@ import dev.twstester.sim.StateSnapshot;
 public final class CheckpointState<K> {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TTL_COLUMN = "ttlExpirationMs";
+    /** Threads for the state reader's jobs, which run at once (daemons: they never keep the JVM alive). */
+    private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "twstester-checkpoint-reader");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final TwsQuery<K, ?, ?> query;
     private int operatorId;
@@ -127,10 +138,20 @@ public final class CheckpointState<K> {
         SparkSession spark = session != null ? session : LiveSpark.session();
         CheckpointLogs.Position at = CheckpointLogs.read(spark, dir, batchId);
         SnapshotBuilder<K> builder = SnapshotBuilder.of(query, fidelity);
-        Map<String, String> stored = variables(spark, dir);
-        List<String> problems = new ArrayList<>();
         Map<String, SnapshotBuilder.Declared> declared = new LinkedHashMap<>();
         builder.declared().forEach(d -> declared.put(d.name(), d));
+        // one small Spark job each, run at once: the metadata, every declared variable, the timers
+        CompletableFuture<Map<String, String>> metadata = async(() -> variables(spark, dir));
+        Map<String, CompletableFuture<Read>> reads = new LinkedHashMap<>();
+        for (SnapshotBuilder.Declared d : declared.values()) {
+            reads.put(d.name(), async(() -> Read.of(stateReader(spark, at.batchId())
+                    .option("stateVarName", d.name()).load(dir.toString()))));
+        }
+        CompletableFuture<Read> timerRead = query.timeMode().equals(TimeMode.None()) ? null
+                : async(() -> Read.of(stateReader(spark, at.batchId()).option("readRegisteredTimers", "true")
+                        .load(dir.toString())));
+        Map<String, String> stored = join(metadata);
+        List<String> problems = new ArrayList<>();
         stored.forEach((name, kind) -> {
             SnapshotBuilder.Declared d = declared.get(name);
             if (d == null) {
@@ -143,14 +164,14 @@ public final class CheckpointState<K> {
         });
         List<Runnable> loads = new ArrayList<>();
         for (SnapshotBuilder.Declared d : declared.values()) {
-            if (d.kind().equals(stored.get(d.name()))) {
-                Dataset<Row> rows = stateReader(spark, at.batchId()).option("stateVarName", d.name()).load(dir.toString());
-                loads.add(variable(builder, d, rows, problems));
+            // a variable the checkpoint does not have (its read fails) starts empty
+            Read read = d.kind().equals(stored.get(d.name())) ? join(reads.get(d.name())) : null;
+            if (read != null) {
+                loads.add(variable(builder, d, read, problems));
             }
         }
-        Dataset<Row> timers = null;
-        if (!query.timeMode().equals(TimeMode.None())) {
-            timers = stateReader(spark, at.batchId()).option("readRegisteredTimers", "true").load(dir.toString());
+        Read timers = timerRead == null ? null : join(timerRead);
+        if (timers != null) {
             checkKey("timers", timers.schema(), problems);
         }
         if (!problems.isEmpty()) {
@@ -163,12 +184,32 @@ public final class CheckpointState<K> {
         if (timers != null) {
             RowCodec<K> keys = RowCodec.of(query.keyEncoder());
             int expiry = timers.schema().fieldIndex(timerColumn(timers.schema()));
-            for (Row r : timers.collectAsList()) {
+            for (Row r : timers.rows()) {
                 builder.timer(keys.fromExternalRow(r.getStruct(0)), r.getLong(expiry));
             }
         }
         return builder.position(at.batchTimestampMs(), at.batchWatermarkMs(), at.nextBatchWatermarkMs(),
                 at.batchId() + 1).build();
+    }
+
+    /** One state reader's schema and rows. */
+    private record Read(StructType schema, List<Row> rows) {
+        static Read of(Dataset<Row> rows) {
+            return new Read(rows.schema(), rows.collectAsList());
+        }
+    }
+
+    private static <T> CompletableFuture<T> async(java.util.function.Supplier<T> job) {
+        return CompletableFuture.supplyAsync(job, READERS);
+    }
+
+    /** The job's result; its exception as it was thrown. */
+    private static <T> T join(CompletableFuture<T> job) {
+        try {
+            return job.join();
+        } catch (CompletionException e) {
+            throw Sneaky.raise(e.getCause());
+        }
     }
 
     private org.apache.spark.sql.DataFrameReader stateReader(SparkSession spark, long batch) {
@@ -177,7 +218,7 @@ public final class CheckpointState<K> {
     }
 
     /** Checks a variable's columns against the declared encoders; returns the load to run when none differ. */
-    private Runnable variable(SnapshotBuilder<K> builder, SnapshotBuilder.Declared d, Dataset<Row> rows,
+    private Runnable variable(SnapshotBuilder<K> builder, SnapshotBuilder.Declared d, Read rows,
             List<String> problems) {
         StructType schema = rows.schema();
         int before = problems.size();
@@ -201,7 +242,7 @@ public final class CheckpointState<K> {
             RowCodec<?> values = RowCodec.of(valueEncoder);
             int valueIndex = schema.fieldIndex(valueColumn);
             boolean ttl = withTtl(struct(schema, valueColumn));
-            for (Row r : rows.collectAsList()) {
+            for (Row r : rows.rows()) {
                 K key = keys.fromExternalRow(r.getStruct(0));
                 Row stored = r.getStruct(valueIndex);
                 long expiry = SnapshotBuilder.NO_EXPIRY;
