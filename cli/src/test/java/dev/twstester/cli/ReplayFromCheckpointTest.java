@@ -92,6 +92,10 @@ class ReplayFromCheckpointTest {
                 + " is no Spark streaming checkpoint: it has no offsets/ and commits/ folders; give the folder the"
                 + " query was started with as its checkpointLocation\n");
 
+        assertThat(Cli.run("replay", "--help").out().replaceAll("\\s+", " ")).contains("--from-checkpoint=<folder>"
+                + " Start the simulator from the state in a Spark streaming checkpoint", "--batch-id=<n> With"
+                + " --from-checkpoint: read the state as batch n committed it");
+
         r = Cli.run("replay", lastFile.toString(), "--query", ReplayCartStoryTest.CART, "--batch-id", "1");
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).isEqualTo("--batch-id 1 needs --from-checkpoint <folder>\n");

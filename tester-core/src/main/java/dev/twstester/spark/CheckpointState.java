@@ -225,8 +225,7 @@ public final class CheckpointState<K> {
         checkKey("state variable '" + d.name() + "'", schema, problems);
         String valueColumn = switch (d.kind()) {
             case "map" -> "user_map_value";
-            // Spark 4.2 names a flattened list's column list_element
-            case "list" -> struct(schema, "list_element") != null ? "list_element" : "value";
+            case "list" -> "list_element"; // a flattened list's column, one row per element (Spark 4.0 to 4.2)
             default -> "value";
         };
         Encoder<?> valueEncoder = d.encoders().get(d.kind().equals("map") ? 1 : 0);
