@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param left    the left side's value: a {@code List} of rows for rows and timers (for outputs
  *                compared partition by partition, the differing partition's rows), a
  *                {@code java.time.Instant} for times, a {@code Long}/{@code Integer}/{@code Boolean}
- *                otherwise (the batch count is an {@code Integer})
+ *                otherwise (the batch count is an {@code Integer}); for differences of end states
+ *                ({@link RunComparison#stateDifferences}) the side's data as text
  * @param right   the right side's value, of the same kind
  * @param message a multi-line description naming both sides, fit for a test failure
  */
