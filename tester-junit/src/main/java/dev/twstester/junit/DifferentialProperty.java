@@ -85,7 +85,7 @@ public final class DifferentialProperty<K, I, O> {
     public static final String BASE_SEED_PROPERTY = "twstester.baseSeed";
     /**
      * System property: {@code false} skips the end-state comparison (reading the live checkpoint's
-     * state costs a few small Spark jobs per try, about 1 s on a 2-core machine); default {@code true}.
+     * state costs a few small Spark jobs per try, 1 to 2 s on a 2-core machine); default {@code true}.
      */
     public static final String COMPARE_STATE_PROPERTY = "twstester.live.compareState";
 
