@@ -89,6 +89,27 @@ public class CheckpointProbe extends StatefulProcessor<String, String, String> {
         return CollectionConverters.asScala(List.of(text).iterator());
     }
 
+    /** A newer version: the same state variables and a new value state "notes". */
+    public static class WithNotes extends CheckpointProbe {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            super.init(outputMode, timeMode);
+            getHandle().getValueState("notes", Encoders.STRING(), TTLConfig.NONE());
+        }
+
+        public static TwsQuery<String, String, String> query() {
+            return TwsQuery.builder(WithNotes::new)
+                    .keyBy(row -> row.substring(0, row.indexOf(',')), Encoders.STRING())
+                    .input(Encoders.STRING())
+                    .output(Encoders.STRING())
+                    .timeMode(TimeMode.ProcessingTime())
+                    .outputMode(OutputMode.Update())
+                    .build();
+        }
+    }
+
     /** The same state variables, but "last" holds a Long: another version of the processor. */
     public static class LongLast extends CheckpointProbe {
         private static final long serialVersionUID = 1L;

@@ -120,6 +120,17 @@ class CheckpointStateTest {
     }
 
     @Test
+    void a_variable_the_checkpoint_does_not_have_starts_empty() {
+        StateSnapshot read = CheckpointState.of(CheckpointProbe.WithNotes.query()).read(checkpoint);
+        assertThat(read.variableNames()).containsExactly("last", "seen", "tags", "pair", "notes");
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(CheckpointProbe.WithNotes.query());
+        sim.restore(read);
+        assertThat(sim.state().value("notes", "a")).isEmpty();
+        assertThat(sim.state().<Tuple2<String, Long>>value("pair", "a")).contains(new Tuple2<>("a!", 5L));
+        assertThat(sim.state().keys()).containsExactly("a", "b", "c");
+    }
+
+    @Test
     void a_batch_not_committed_names_the_last_committed_one() {
         assertThatThrownBy(() -> CheckpointState.of(CheckpointProbe.query()).batchId(9).read(checkpoint))
                 .isInstanceOf(IllegalArgumentException.class)
