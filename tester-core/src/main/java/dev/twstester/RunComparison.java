@@ -160,6 +160,71 @@ public final class RunComparison<O> {
         }
     }
 
+    /**
+     * Every difference between two end states of the query (the simulator's
+     * {@code TwsSimulator#snapshot()} and a live run's checkpoint read by
+     * {@code dev.twstester.spark.CheckpointState}, say), key by key: the next batch id
+     * ({@link Aspect#BATCH_ID}), the next batch's watermark ({@link Aspect#EVICTION_WATERMARK}) and
+     * late-row watermark ({@link Aspect#LATE_WATERMARK}), then each state variable's data per
+     * grouping key ({@link Aspect#STATE}: values compared as Spark's encoded bytes, with their TTL
+     * expirations), then each key's registered timers ({@link Aspect#TIMERS}). A difference's
+     * {@link RunDifference#key()} is the grouping key, its left and right the two sides' data as
+     * text, and its batch id the left side's last batch:
+     * <pre>
+     * end state after batch 5, key ana: state variable 'items' differs
+     *   simulator: [boots, socks]
+     *   spark:     [boots]
+     * </pre>
+     */
+    public List<RunDifference> stateDifferences(dev.twstester.sim.StateSnapshot left,
+            dev.twstester.sim.StateSnapshot right) {
+        List<RunDifference> found = new ArrayList<>();
+        long batch = left.nextBatchId() - 1;
+        for (dev.twstester.sim.StateDifference d : dev.twstester.sim.StateDifference.between(left, right)) {
+            String where = "end state after batch " + batch + (d.key() == null ? "" : ", key " + d.key()) + ": ";
+            Aspect aspect;
+            String what;
+            switch (d.aspect()) {
+                case NEXT_BATCH_ID -> {
+                    aspect = Aspect.BATCH_ID;
+                    what = "next batch id differs";
+                }
+                case WATERMARK -> {
+                    aspect = Aspect.EVICTION_WATERMARK;
+                    what = "watermark (the next batch's eviction watermark) differs";
+                }
+                case LATE_WATERMARK -> {
+                    aspect = Aspect.LATE_WATERMARK;
+                    what = "the last batch's watermark (the next batch's late-row filter) differs";
+                }
+                case STATE -> {
+                    aspect = Aspect.STATE;
+                    what = "state variable '" + d.variable() + "' differs";
+                }
+                default -> {
+                    aspect = Aspect.TIMERS;
+                    what = "registered timers differ";
+                }
+            }
+            found.add(new RunDifference(batch, aspect, d.key(), d.left(), d.right(), where + what
+                    + sides(d.left(), d.right())));
+        }
+        return List.copyOf(found);
+    }
+
+    /**
+     * Throws an {@link AssertionError} with the first of {@link #stateDifferences} (plus how many
+     * more there are) unless the two end states are the same.
+     */
+    public void assertSameState(dev.twstester.sim.StateSnapshot left, dev.twstester.sim.StateSnapshot right) {
+        List<RunDifference> found = stateDifferences(left, right);
+        if (!found.isEmpty()) {
+            int more = found.size() - 1;
+            throw new AssertionError(found.get(0).message() + (more == 0 ? ""
+                    : "\n(" + more + " more difference" + (more == 1 ? "" : "s") + "; stateDifferences(...) lists them all)"));
+        }
+    }
+
     private List<RunDifference> compare(RunResult<?, ?, ? extends O> left, RunResult<?, ?, ? extends O> right,
             int limit) {
         Objects.requireNonNull(left, "left must not be null");

@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param left    the left side's value: a {@code List} of rows for rows and timers (for outputs
  *                compared partition by partition, the differing partition's rows), a
  *                {@code java.time.Instant} for times, a {@code Long}/{@code Integer}/{@code Boolean}
- *                otherwise (the batch count is an {@code Integer})
+ *                otherwise (the batch count is an {@code Integer}); for differences of end states
+ *                ({@link RunComparison#stateDifferences}) the side's data as text
  * @param right   the right side's value, of the same kind
  * @param message a multi-line description naming both sides, fit for a test failure
  */
@@ -46,7 +47,11 @@ public record RunDifference(long batchId, Aspect aspect, Object key, Object left
         DROPPED_LATE("dropped late rows"),
         OUTPUTS("outputs"),
         FIRED_TIMERS("fired timers"),
-        METRICS("metrics");
+        METRICS("metrics"),
+        /** A state variable's data for one key, in the end states ({@link RunComparison#stateDifferences}). */
+        STATE("state"),
+        /** One key's registered timers, in the end states ({@link RunComparison#stateDifferences}). */
+        TIMERS("registered timers");
 
         private final String label;
 

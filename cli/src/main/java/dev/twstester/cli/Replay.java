@@ -23,6 +23,7 @@ import dev.twstester.io.ScenarioPlan;
 import dev.twstester.sim.NondeterministicBatchException;
 import dev.twstester.sim.TimelinePage;
 import dev.twstester.sim.TwsSimulator;
+import dev.twstester.spark.CheckpointState;
 import dev.twstester.spark.LiveRunner;
 
 /**
@@ -50,6 +51,10 @@ final class Replay<K, I, O> {
     private int lastRows;
     /** Where {@code --html} writes the timeline page, or null. */
     private Path htmlFile;
+    /** {@code --from-checkpoint}: the checkpoint the simulator starts from, or null. */
+    private Path checkpoint;
+    /** {@code --batch-id}: the checkpoint's batch to read, or null for the last committed one. */
+    private Long checkpointBatchId;
 
     /**
      * How the simulator runs and what is shown.
@@ -82,6 +87,16 @@ final class Replay<K, I, O> {
     /** Also writes the simulator's run as a {@link TimelinePage} to {@code file} (after the run, or its failure). */
     Replay<K, I, O> html(Path file) {
         this.htmlFile = file;
+        return this;
+    }
+
+    /**
+     * Seeds the simulator from the state in the Spark checkpoint {@code dir} (the last committed
+     * batch, or {@code batchId} when not null) before the first step, as a restart from it.
+     */
+    Replay<K, I, O> fromCheckpoint(Path dir, Long batchId) {
+        this.checkpoint = dir;
+        this.checkpointBatchId = batchId;
         return this;
     }
 
@@ -239,7 +254,11 @@ final class Replay<K, I, O> {
             builder.realTimeMode();
         }
         try {
-            return builder.build();
+            TwsSimulator<K, I, O> sim = builder.build();
+            if (checkpoint != null) {
+                seed(sim);
+            }
+            return sim;
         } catch (RuntimeException e) {
             if (e instanceof SparkThrowable) {
                 throw new StepFailure(queryName + ": the driver-side init/close pass at query start", -1, e);
@@ -249,6 +268,32 @@ final class Replay<K, I, O> {
             }
             throw e;
         }
+    }
+
+    /** Restores the state read from {@link #checkpoint} into {@code sim}, which then waits for new data as after a restart. */
+    private void seed(TwsSimulator<K, I, O> sim) {
+        progress.println("twstester: reading the state of " + checkpoint + " with Spark's state data source");
+        progress.flush();
+        CheckpointState<K> reader = CheckpointState.of(query);
+        if (checkpointBatchId != null) {
+            reader.batchId(checkpointBatchId);
+        }
+        dev.twstester.sim.StateSnapshot state;
+        try {
+            state = reader.read(checkpoint);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw CliException.usage("--from-checkpoint " + checkpoint + ": " + e.getMessage(), e);
+        }
+        sim.restore(state);
+        restarted = true;
+        progress.println("twstester: started from the checkpoint's batch " + (state.nextBatchId() - 1) + ": "
+                + keys(sim.state().keys().size()) + " with state or timers, watermark " + state.watermark()
+                + ", processing time " + state.processingTime() + "; the next batch is " + state.nextBatchId());
+        progress.flush();
+    }
+
+    private static String keys(int n) {
+        return n + (n == 1 ? " key" : " keys");
     }
 
     private RunResult<K, I, O> runStep(TwsSimulator<K, I, O> sim, ReplayPlan.Entry entry, EventInputs<I> inputs) {

@@ -179,6 +179,21 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " exit 1 on any difference. Keeps every file's rows and batch in memory for the comparison.")
     private boolean live;
 
+    @Option(names = "--from-checkpoint", paramLabel = "<folder>",
+            description = "Start the simulator from the state in a Spark streaming checkpoint (the query's"
+                    + " checkpointLocation), read with Spark's state data source: every state variable with its TTL"
+                    + " expirations, the registered timers, the watermark, the processing time and the next batch id"
+                    + " of the last committed batch (or --batch-id's), as the query restarted from it; then the files"
+                    + " run as the next batches. Give them processing times from the checkpoint's last batch on."
+                    + " A checkpoint written by another version of the processor is a usage error naming each"
+                    + " differing state variable with both schemas. Not with --live.")
+    private Path fromCheckpoint;
+
+    @Option(names = "--batch-id", paramLabel = "<n>",
+            description = "With --from-checkpoint: read the state as batch n committed it (default: the last"
+                    + " committed batch).")
+    private Long checkpointBatchId;
+
     @Option(names = "--expect", paramLabel = "<file>",
             description = "Compare with a run saved earlier by --format json; exit 1 on any difference. Keeps every"
                     + " batch in memory for the comparison.")
@@ -281,6 +296,16 @@ public final class ReplayCommand implements Callable<Integer> {
             throw CliException.usage("--real-time: live Spark has no real-time mode here; drop --live to run it on"
                     + " the simulator, or --real-time to compare with Spark's micro-batches");
         }
+        if (fromCheckpoint != null && live) {
+            throw CliException.usage("--from-checkpoint: live Spark cannot resume a checkpoint written by another"
+                    + " query's source; drop --live, or --from-checkpoint to compare a run from empty state");
+        }
+        if (checkpointBatchId != null && fromCheckpoint == null) {
+            throw CliException.usage("--batch-id " + checkpointBatchId + " needs --from-checkpoint <folder>");
+        }
+        if (checkpointBatchId != null && checkpointBatchId < 0) {
+            throw CliException.usage("--batch-id " + checkpointBatchId + ": give a committed batch id, 0 or more");
+        }
         Map<String, Instant> times = atTimes();
         Path planFile = planFile(timeOptions);
         List<EventFile> files = InputFiles.collect(paths, planFile, noPlan, err);
@@ -309,7 +334,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 : new TextReport<>(out, q, showMetrics, simulatorModes(), maxRows);
         PrintWriter progress = quiet ? new PrintWriter(PrintWriter.nullWriter()) : err;
         Replay.Settings settings = new Replay.Settings(showState, checkRetries, realTime, keepRows);
-        return new Replay<>(q, name, replayPlan, report, err, progress, settings).html(html).run(live, expect);
+        return new Replay<>(q, name, replayPlan, report, err, progress, settings).html(html)
+                .fromCheckpoint(fromCheckpoint, checkpointBatchId).run(live, expect);
     }
 
     /** What the text header says about the simulator's options. */

@@ -31,7 +31,8 @@ import scala.Tuple2;
 
 /**
  * Each sample query on generated scenarios (25 per query, {@code -Dtwstester.tries=N} for more),
- * on live Spark and on the simulator: any difference fails, shrunk and saved under
+ * on live Spark and on the simulator: any difference in batches or in the end state (the live
+ * checkpoint's state and timers against the simulator's, key by key) fails, shrunk and saved under
  * {@code target/twstester-failures}; {@code -Dtwstester.seed=S} reruns one. The scenarios stop the
  * query and start it again from its checkpoint now and then ({@link #RESTARTS} per gap between
  * steps, with rows added and the clock moved while it is stopped), each runs with one of its

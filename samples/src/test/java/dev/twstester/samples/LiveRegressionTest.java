@@ -23,11 +23,14 @@ import dev.twstester.samples.migration.MigrateFromInitialState;
 import dev.twstester.samples.ttl.Click;
 import dev.twstester.samples.ttl.TtlSessions;
 import dev.twstester.sim.TwsSimulator;
+import dev.twstester.spark.LiveOutcome;
 import dev.twstester.spark.LiveRunner;
 
 /**
  * Every sample's hand-made scenarios on live Spark 4.2.0 (local, RocksDB) and on the simulator:
- * any difference in batches, watermarks, timestamps, late rows, outputs or fired timers fails.
+ * any difference in batches, watermarks, timestamps, late rows, outputs or fired timers fails, and
+ * so does any difference in the state each run ends with (the live checkpoint's, read with Spark's
+ * state data source, against the simulator's snapshot: every variable and timer, key by key).
  */
 @Tag("live")
 class LiveRegressionTest {
@@ -41,10 +44,12 @@ class LiveRegressionTest {
     }
 
     private static <K, I, O> RunResult<K, I, O> assertAgree(TwsQuery<K, I, O> query, Scenario<I> scenario) {
-        RunResult<K, I, O> sim = new TwsSimulator<>(query).run(scenario);
-        RunResult<K, I, O> live = LiveRunner.of(query).run(scenario);
-        RunComparison.simulatorVsSpark().assertSame(sim, live);
-        return live;
+        TwsSimulator<K, I, O> simulator = new TwsSimulator<>(query);
+        RunResult<K, I, O> sim = simulator.run(scenario);
+        LiveOutcome<K, I, O> live = LiveRunner.of(query).runWithEndState(scenario);
+        RunComparison.simulatorVsSpark().assertSame(sim, live.run());
+        RunComparison.simulatorVsSpark().assertSameState(simulator.snapshot(), live.endState());
+        return live.run();
     }
 
     @Test

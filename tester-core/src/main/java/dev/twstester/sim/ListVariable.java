@@ -55,6 +55,21 @@ final class ListVariable<T> extends StateVariable {
         lists.computeIfAbsent(key, k -> new ArrayList<>()).addAll(encoded);
     }
 
+    /** Appends one element with the expiration a checkpoint gave it (no journal: for {@link SnapshotBuilder}). */
+    void appendRestored(Bytes key, T value, long expiry) {
+        lists.computeIfAbsent(key, k -> new ArrayList<>()).add(new Element(codec.store(value), expiry));
+    }
+
+    /** A snapshot's elements of one key as {@code [stored form, expiry]} pairs, in append order, for {@link SnapshotBuilder}. */
+    static List<Object[]> stored(Object keyData) {
+        List<Object[]> out = new ArrayList<>();
+        for (Object o : (List<?>) keyData) {
+            Element e = (Element) o;
+            out.add(new Object[] {e.value, e.expiry});
+        }
+        return out;
+    }
+
     @Override
     void clearKey(Bytes key) {
         remember(key);

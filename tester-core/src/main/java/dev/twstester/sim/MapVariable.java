@@ -103,6 +103,25 @@ final class MapVariable<MK, MV> extends StateVariable {
         }
     }
 
+    /** Stores one entry with the expiration a checkpoint gave it (no journal: for {@link SnapshotBuilder}). */
+    void putRestored(Bytes key, MK mapKey, MV value, long expiry) {
+        maps.computeIfAbsent(key, x -> new TreeMap<>())
+                .put(sortKey(mapKey), new Entry(keyCodec.store(mapKey), valueCodec.store(value), expiry));
+    }
+
+    /**
+     * A snapshot's entries of one key as {@code [stored map key, stored value, expiry]}, in iteration order, for
+     * {@link SnapshotBuilder}; TTL-index entries left behind by {@code removeKey} are not state a
+     * checkpoint reader sees and are left out.
+     */
+    static java.util.List<Object[]> stored(Object keyData) {
+        java.util.List<Object[]> out = new java.util.ArrayList<>();
+        for (Entry e : ((KeyData) keyData).entries().values()) {
+            out.add(new Object[] {e.key, e.value, e.expiry});
+        }
+        return out;
+    }
+
     @Override
     void clearKey(Bytes key) {
         remember(key);

@@ -39,6 +39,16 @@ final class ValueVariable<T> extends StateVariable {
         entries.put(key, new Entry(encoded, expiryForWrite()));
     }
 
+    /** Stores {@code value} for {@code key} with the expiration a checkpoint gave it (no journal: for {@link SnapshotBuilder}). */
+    void putRestored(Bytes key, T value, long expiry) {
+        entries.put(key, new Entry(codec.store(value), expiry));
+    }
+
+    /** A snapshot's stored form of one key's value (visible or not) and its expiration, for {@link SnapshotBuilder}. */
+    static Object[] stored(Object keyData) {
+        return keyData instanceof Entry e ? new Object[] {e.value, e.expiry} : null;
+    }
+
     @Override
     void clearKey(Bytes key) {
         remember(key);

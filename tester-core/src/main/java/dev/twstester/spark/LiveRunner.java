@@ -21,6 +21,9 @@ import org.apache.spark.sql.SparkSession;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.sim.Fidelity;
+import dev.twstester.sim.SnapshotBuilder;
+import dev.twstester.sim.StateSnapshot;
 
 /**
  * Runs a {@link TwsQuery} on real Spark: a streaming {@code transformWithState} query over a
@@ -80,6 +83,8 @@ public final class LiveRunner<K, I, O> {
     private SparkSession session;
     private Path checkpointRoot;
     private Duration stepTimeout = Duration.ofSeconds(120);
+    /** Set by {@link #keepCheckpointIn}: the one run's checkpoint, left in place. */
+    private Path keptCheckpoint;
 
     private LiveRunner(TwsQuery<K, I, O> query) {
         this.query = Objects.requireNonNull(query, "query must not be null");
@@ -152,18 +157,70 @@ public final class LiveRunner<K, I, O> {
      * ran. If the query fails, throws {@link LiveRunException} with the batches that completed.
      */
     public RunResult<K, I, O> run(Scenario<I> scenario) {
+        return execute(scenario, false).run();
+    }
+
+    /**
+     * As {@link #run}, and then, with the query stopped, reads the operator's state from the
+     * run's checkpoint as the last batch committed it ({@link CheckpointState}): every state
+     * variable's data and TTL expirations, the registered timers, the next batch id and
+     * watermarks. Compare it with the simulator's {@code snapshot()} after the same scenario with
+     * {@code RunComparison#stateDifferences}. A run of no batch has an empty end state.
+     */
+    public LiveOutcome<K, I, O> runWithEndState(Scenario<I> scenario) {
+        return execute(scenario, true);
+    }
+
+    /**
+     * Runs in {@code folder} as the checkpoint and leaves it there afterwards (by default each run
+     * gets a temporary checkpoint, deleted after it), e.g. to read it with {@link CheckpointState}
+     * later. The folder must not exist or be empty; it serves one run.
+     */
+    public LiveRunner<K, I, O> keepCheckpointIn(Path folder) {
+        this.keptCheckpoint = Objects.requireNonNull(folder, "folder must not be null");
+        return this;
+    }
+
+    private LiveOutcome<K, I, O> execute(Scenario<I> scenario, boolean readState) {
         Objects.requireNonNull(scenario, "scenario must not be null");
         SparkSession spark = LiveSpark.forRun(session != null ? session : LiveSpark.session(), query.shufflePartitions());
-        Path checkpoint = tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
-        try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, stepTimeout, checkpoint)) {
-            for (Scenario.Step<I> step : scenario.steps()) {
-                run.step(step);
+        Path checkpoint = keptCheckpoint != null ? emptyFolder(keptCheckpoint)
+                : tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
+        try {
+            RunResult<K, I, O> result;
+            try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, stepTimeout, checkpoint)) {
+                for (Scenario.Step<I> step : scenario.steps()) {
+                    run.step(step);
+                }
+                result = run.result();
             }
-            return run.result();
+            if (!readState) {
+                return new LiveOutcome<>(result, null);
+            }
+            StateSnapshot end = result.isEmpty() ? SnapshotBuilder.of(query, Fidelity.FULL).build()
+                    : CheckpointState.of(query).session(spark).batchId(result.lastBatch().batchId()).read(checkpoint);
+            return new LiveOutcome<>(result, end);
         } finally {
-            deleteRecursively(checkpoint);
-            // the state store's background maintenance may still write a snapshot there
-            LiveSpark.deleteWhenStopped(checkpoint);
+            if (keptCheckpoint == null) {
+                deleteRecursively(checkpoint);
+                // the state store's background maintenance may still write a snapshot there
+                LiveSpark.deleteWhenStopped(checkpoint);
+            }
+        }
+    }
+
+    private static Path emptyFolder(Path folder) {
+        try {
+            Files.createDirectories(folder);
+            try (Stream<Path> entries = Files.list(folder)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("keepCheckpointIn(" + folder + "): the folder is not empty; "
+                            + "give a new or empty folder (a checkpoint serves one run)");
+                }
+            }
+            return folder;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create the checkpoint folder " + folder + ": " + e, e);
         }
     }
 

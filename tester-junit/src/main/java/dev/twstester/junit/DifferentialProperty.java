@@ -33,8 +33,10 @@ import dev.twstester.property.Property;
 import dev.twstester.property.PropertyResult;
 import dev.twstester.property.ScenarioGenerator;
 import dev.twstester.property.Shrinker;
+import dev.twstester.sim.StateSnapshot;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.LiveRunException;
+import dev.twstester.spark.LiveOutcome;
 import dev.twstester.spark.LiveRunner;
 
 /**
@@ -55,7 +57,12 @@ import dev.twstester.spark.LiveRunner;
  * }</pre>
  *
  * <p>A try passes when both engines run the same batches with the same watermarks, timestamps,
- * late rows, outputs, fired timers and metrics, or when both fail with the same error class.
+ * late rows, outputs, fired timers and metrics, and end with the same state: the simulator's
+ * {@code snapshot()} and the live checkpoint's state read after the run
+ * ({@code LiveRunner.runWithEndState}) hold the same values (with TTL expirations) for every
+ * variable and key, the same registered timers, next batch id and watermarks
+ * ({@code RunComparison.stateDifferences}; {@code -Dtwstester.live.compareState=false} skips this
+ * part); or when both fail with the same error class.
  * Stops and starts from the checkpoint ({@code ScenarioGenerator.restartChance}) and trigger
  * intervals ({@code ScenarioGenerator.triggerIntervals}: each try runs both engines with its
  * scenario's interval, through {@code GenScenario.applyTo}) come from the generator;
@@ -77,6 +84,11 @@ public final class DifferentialProperty<K, I, O> {
      * so a whole run of tries can be repeated, e.g. to time it or to compare two builds.
      */
     public static final String BASE_SEED_PROPERTY = "twstester.baseSeed";
+    /**
+     * System property: {@code false} skips the end-state comparison (reading the live checkpoint's
+     * state costs a few small Spark jobs per try, 1 to 2 s on a 2-core machine); default {@code true}.
+     */
+    public static final String COMPARE_STATE_PROPERTY = "twstester.live.compareState";
 
     private final TwsQuery<K, I, O> query;
     private final ScenarioGenerator generator;
@@ -322,25 +334,50 @@ public final class DifferentialProperty<K, I, O> {
         if (left.error() != null || right.error() != null) {
             return errors(left.error(), right.error());
         }
-        return sides.comparison().firstDifference(left.run(), right.run()).map(RunDifference::message);
+        Optional<String> batches = sides.comparison().firstDifference(left.run(), right.run())
+                .map(RunDifference::message);
+        if (batches.isPresent() || left.endState() == null || right.endState() == null) {
+            return batches;
+        }
+        return sides.comparison().stateDifferences(left.endState(), right.endState()).stream().findFirst()
+                .map(RunDifference::message);
     }
 
-    /** One side's run, or the error it failed with (the simulator's history up to the error then). */
-    private record Outcome<K, I, O>(RunResult<K, I, O> run, RuntimeException error) {}
+    /**
+     * Whether both sides' end states are compared: for the simulator against live Spark, unless
+     * {@value #COMPARE_STATE_PROPERTY} is false; never for a migration (the versions keep different state).
+     */
+    private boolean compareState() {
+        return sides.right() == null
+                && !"false".equalsIgnoreCase(System.getProperty(COMPARE_STATE_PROPERTY, "true").trim());
+    }
+
+    /**
+     * One side's run and end state (null when not compared), or the error it failed with (the
+     * simulator's history up to the error then).
+     */
+    private record Outcome<K, I, O>(RunResult<K, I, O> run, StateSnapshot endState, RuntimeException error) {}
 
     private Outcome<K, I, O> run(TwsQuery<K, I, O> partitioned, boolean live, Scenario<I> scenario) {
+        boolean withState = compareState();
         if (live) {
             try {
-                return new Outcome<>(LiveRunner.of(partitioned).run(scenario), null);
+                LiveRunner<K, I, O> runner = LiveRunner.of(partitioned);
+                if (withState) {
+                    LiveOutcome<K, I, O> outcome = runner.runWithEndState(scenario);
+                    return new Outcome<>(outcome.run(), outcome.endState(), null);
+                }
+                return new Outcome<>(runner.run(scenario), null, null);
             } catch (LiveRunException e) {
-                return new Outcome<>(null, e);
+                return new Outcome<>(null, null, e);
             }
         }
         TwsSimulator<K, I, O> simulator = simulators.apply(partitioned);
         try {
-            return new Outcome<>(simulator.run(scenario), null);
+            RunResult<K, I, O> run = simulator.run(scenario);
+            return new Outcome<>(run, withState ? simulator.snapshot() : null, null);
         } catch (RuntimeException e) {
-            return new Outcome<>(simulator.history(), e);
+            return new Outcome<>(simulator.history(), null, e);
         }
     }
 

@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.stream.Stream;
 
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.TimerValues;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,58 @@ class DifferentialPropertyTest {
     @TestFactory
     Stream<DynamicTest> the_simulator_agrees_with_spark_on_generated_scenarios() {
         return property(OutputMode.Update()).tries(5).dynamicTests();
+    }
+
+    /**
+     * As {@link EchoProcessor}, but it stores its count times 1000 (and divides when reading):
+     * the same outputs, timers and metrics, another state.
+     */
+    public static class ScaledCount extends EchoProcessor {
+        private transient org.apache.spark.sql.streaming.ValueState<Long> count;
+
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            count = getHandle().getValueState("count", Encoders.LONG(),
+                    org.apache.spark.sql.streaming.TTLConfig.NONE());
+        }
+
+        @Override
+        public scala.collection.Iterator<String> handleInputRows(String key, scala.collection.Iterator<Reading> rows,
+                TimerValues timerValues) {
+            java.util.List<String> out = new java.util.ArrayList<>();
+            long n = count.exists() ? count.get() / 1000 : 0;
+            while (rows.hasNext()) {
+                Reading r = rows.next();
+                n++;
+                out.add(key + ":" + r.getTs().getTime() + ":" + n);
+                if (r.getKind() == 1) {
+                    getHandle().registerTimer(r.getTs().getTime() + 2000);
+                }
+            }
+            count.update(n * 1000);
+            return scala.jdk.javaapi.CollectionConverters.asScala(out.iterator());
+        }
+    }
+
+    @Test
+    void a_simulator_that_ends_with_other_state_is_caught_by_the_end_state_comparison(@TempDir Path failures) {
+        // the simulators run ScaledCount, Spark EchoProcessor: batches agree, the stored counts do not
+        DifferentialProperty<String, Reading, String> property = property(OutputMode.Update()).shrinkAttempts(20)
+                .saveFailuresTo(failures)
+                .simulators(q -> new TwsSimulator<>(TwsQuery.builder(ScaledCount::new)
+                        .keyBy(Reading::getSensor, Encoders.STRING()).input(Encoders.bean(Reading.class))
+                        .output(Encoders.STRING()).timeMode(TimeMode.EventTime()).outputMode(OutputMode.Update())
+                        .watermark("ts", Duration.ofSeconds(5)).build()
+                        .withShufflePartitions(q.shufflePartitions()).withTrigger(q.trigger())));
+        PropertyResult result = null;
+        for (long seed = 1; seed <= 5 && (result == null || result.passed()); seed++) {
+            result = property.checkSeed(seed);
+        }
+        assertThat(result.passed()).as("a scenario with a row exposes the state").isFalse();
+        PropertyResult.Failure failure = result.failure().orElseThrow();
+        assertThat(failure.shrunk().eventCount()).isEqualTo(1);
+        assertThat(failure.message()).containsPattern("end state after batch \\d+, key [ab]: state variable 'count'"
+                + " differs\n  simulator: 1000\n  spark:     1");
     }
 
     @Test

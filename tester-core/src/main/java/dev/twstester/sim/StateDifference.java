@@ -1,0 +1,232 @@
+package dev.twstester.sim;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.apache.spark.sql.Encoder;
+
+/**
+ * One way two {@link StateSnapshot}s of the same query differ, key by key: a state variable's
+ * stored data for one grouping key (values compared as Spark's encoded bytes, with their TTL
+ * expirations), one key's registered timers, the next batch id or a watermark. Found by
+ * {@link #between}; {@code dev.twstester.RunComparison#stateDifferences} reports them.
+ *
+ * @param aspect   what differs
+ * @param variable the state variable, for {@link Aspect#STATE}; else null
+ * @param key      the grouping key (decoded), for {@link Aspect#STATE} and {@link Aspect#TIMERS}; else null
+ * @param left     the left side's data as text: a value, {@code [list elements]}, {@code {map entries}},
+ *                 timers as {@code [instants]}, each stored value with {@code (expires at ...)} when it has
+ *                 a TTL; {@code (none)} when the key has nothing
+ * @param right    the right side's, in the same form
+ */
+public record StateDifference(Aspect aspect, String variable, Object key, String left, String right) {
+    /** What differs. */
+    public enum Aspect {
+        /** The id the next batch gets. */
+        NEXT_BATCH_ID,
+        /** The watermark the next batch evicts and fires event-time timers with. */
+        WATERMARK,
+        /** The watermark the last batch ran with: the next batch's late-row filter. */
+        LATE_WATERMARK,
+        /** A state variable's data for one key (or the variable's kind). */
+        STATE,
+        /** One key's registered timers. */
+        TIMERS
+    }
+
+    /**
+     * Every difference between {@code left} and {@code right}: the next batch id and watermarks,
+     * then variable by variable (by name, the left's order first) and key by key in Spark's key
+     * order, then timers key by key. Variables one side does not have count as empty there. The
+     * clock (processing time) is not compared: a live query's is the wall clock's or the last
+     * batch's.
+     */
+    public static List<StateDifference> between(StateSnapshot left, StateSnapshot right) {
+        Objects.requireNonNull(left, "left must not be null");
+        Objects.requireNonNull(right, "right must not be null");
+        List<StateDifference> found = new ArrayList<>();
+        if (left.nextBatchId != right.nextBatchId) {
+            found.add(new StateDifference(Aspect.NEXT_BATCH_ID, null, null, String.valueOf(left.nextBatchId),
+                    String.valueOf(right.nextBatchId)));
+        }
+        if (left.watermarkMs != right.watermarkMs) {
+            found.add(new StateDifference(Aspect.WATERMARK, null, null, instant(left.watermarkMs),
+                    instant(right.watermarkMs)));
+        }
+        if (left.lastBatchWatermarkMs != right.lastBatchWatermarkMs) {
+            found.add(new StateDifference(Aspect.LATE_WATERMARK, null, null, instant(left.lastBatchWatermarkMs),
+                    instant(right.lastBatchWatermarkMs)));
+        }
+        KeyCodec<Object> keys = keyCodec(left);
+        Set<String> names = new LinkedHashSet<>();
+        left.variables.forEach(v -> names.add(v.name()));
+        right.variables.forEach(v -> names.add(v.name()));
+        for (String name : names) {
+            StateSnapshot.Variable l = variable(left, name);
+            StateSnapshot.Variable r = variable(right, name);
+            if (l != null && r != null && !l.kind().equals(r.kind())) {
+                found.add(new StateDifference(Aspect.STATE, name, null, l.kind() + " state", r.kind() + " state"));
+                continue;
+            }
+            Set<Bytes> all = new TreeSet<>((a, b) -> keys.compareNatural(a.array(), b.array()));
+            Map<Bytes, List<Item>> ld = items(l);
+            Map<Bytes, List<Item>> rd = items(r);
+            all.addAll(ld.keySet());
+            all.addAll(rd.keySet());
+            String kind = (l != null ? l : r).kind();
+            for (Bytes key : all) {
+                List<Item> a = ld.getOrDefault(key, List.of());
+                List<Item> b = rd.getOrDefault(key, List.of());
+                if (!sameItems(a, b)) {
+                    found.add(new StateDifference(Aspect.STATE, name, keys.decode(key.array()), render(kind, a),
+                            render(kind, b)));
+                }
+            }
+        }
+        Set<Bytes> timerKeys = new TreeSet<>((a, b) -> keys.compareNatural(a.array(), b.array()));
+        timerKeys.addAll(left.timers.keySet());
+        timerKeys.addAll(right.timers.keySet());
+        for (Bytes key : timerKeys) {
+            long[] a = sorted(left.timers.get(key));
+            long[] b = sorted(right.timers.get(key));
+            if (!Arrays.equals(a, b)) {
+                found.add(new StateDifference(Aspect.TIMERS, null, keys.decode(key.array()), timers(a), timers(b)));
+            }
+        }
+        return found;
+    }
+
+    /** One stored value (or map entry): its encoded bytes, decoded object and expiration. */
+    private record Item(byte[] keyBytes, Object keyObject, byte[] bytes, Object object, long expiry) {
+        boolean same(Item o) {
+            return expiry == o.expiry && Arrays.equals(bytes, o.bytes) && Arrays.equals(keyBytes, o.keyBytes);
+        }
+
+        String text() {
+            String v = keyBytes == null ? String.valueOf(object) : keyObject + "=" + object;
+            return expiry == StateVariable.NO_EXPIRY ? v : v + " (expires at " + instant(expiry) + ")";
+        }
+    }
+
+    private static boolean sameItems(List<Item> a, List<Item> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!a.get(i).same(b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String render(String kind, List<Item> items) {
+        if (items.isEmpty()) {
+            return "(none)";
+        }
+        List<String> parts = items.stream().map(Item::text).toList();
+        return switch (kind) {
+            case "value" -> parts.get(0);
+            case "list" -> "[" + String.join(", ", parts) + "]";
+            default -> "{" + String.join(", ", parts) + "}";
+        };
+    }
+
+    /** A variable's data by encoded key, each key's values as items (value: one; list: in order; map: by key order). */
+    private static Map<Bytes, List<Item>> items(StateSnapshot.Variable v) {
+        Map<Bytes, List<Item>> out = new java.util.HashMap<>();
+        if (v == null) {
+            return out;
+        }
+        Encoder<?>[] encoders = v.encoders();
+        v.data().forEach((key, data) -> {
+            List<Item> items = new ArrayList<>();
+            switch (v.kind()) {
+                case "value" -> {
+                    Object[] s = ValueVariable.stored(data);
+                    if (s != null) {
+                        items.add(item(null, null, s[0], encoders[0], (Long) s[1]));
+                    }
+                }
+                case "list" -> {
+                    for (Object[] s : ListVariable.stored(data)) {
+                        items.add(item(null, null, s[0], encoders[0], (Long) s[1]));
+                    }
+                }
+                default -> {
+                    for (Object[] s : MapVariable.stored(data)) {
+                        items.add(item(s[0], encoders[0], s[1], encoders[1], (Long) s[2]));
+                    }
+                }
+            }
+            if (!items.isEmpty()) {
+                out.put(key, items);
+            }
+        });
+        return out;
+    }
+
+    private static Item item(Object storedKey, Encoder<?> keyEncoder, Object stored, Encoder<?> encoder, long expiry) {
+        Object[] key = storedKey == null && keyEncoder == null ? new Object[2] : canonical(storedKey, keyEncoder);
+        Object[] value = canonical(stored, encoder);
+        return new Item((byte[]) key[0], key[1], (byte[]) value[0], value[1], expiry);
+    }
+
+    /**
+     * {@code [bytes, object]} of a stored form: Spark's bytes when the snapshot kept them (FULL, a
+     * mutable type), else the object itself (FULL, an immutable type; FAST), encoded here.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Object[] canonical(Object stored, Encoder<?> encoder) {
+        KeyCodec codec = KeyCodec.of(encoder);
+        if (stored instanceof byte[] bytes && !codec.immutable()) {
+            return new Object[] {bytes, codec.decode(bytes)};
+        }
+        return new Object[] {codec.encode(stored), stored};
+    }
+
+    @SuppressWarnings("unchecked")
+    private static KeyCodec<Object> keyCodec(StateSnapshot s) {
+        return KeyCodec.of((Encoder<Object>) s.keyEncoder);
+    }
+
+    private static StateSnapshot.Variable variable(StateSnapshot s, String name) {
+        for (StateSnapshot.Variable v : s.variables) {
+            if (v.name().equals(name)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private static long[] sorted(long[] timers) {
+        if (timers == null) {
+            return new long[0];
+        }
+        long[] copy = timers.clone();
+        Arrays.sort(copy);
+        return copy;
+    }
+
+    private static String timers(long[] timers) {
+        if (timers.length == 0) {
+            return "(none)";
+        }
+        List<String> parts = new ArrayList<>();
+        for (long t : timers) {
+            parts.add(instant(t));
+        }
+        return "[" + String.join(", ", parts) + "]";
+    }
+
+    static String instant(long ms) {
+        return ms == StateVariable.NO_EXPIRY ? "never" : Instant.ofEpochMilli(ms).toString();
+    }
+}
