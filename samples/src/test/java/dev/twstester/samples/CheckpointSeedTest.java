@@ -20,8 +20,10 @@ import dev.twstester.samples.cart.CartAlert;
 import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.samples.cart.CartWatch;
 import dev.twstester.samples.counts.RunningCount;
+import dev.twstester.samples.fraud.CardStatus;
 import dev.twstester.samples.fraud.FraudAlert;
 import dev.twstester.samples.fraud.FraudSessions;
+import dev.twstester.samples.fraud.FraudStateMachine;
 import dev.twstester.samples.fraud.Payment;
 import dev.twstester.samples.migration.MigrateFromInitialState;
 import dev.twstester.samples.ttl.Click;
@@ -113,6 +115,23 @@ class CheckpointSeedTest {
         assertThat(rest.outputs()).containsExactly(
                 new FraudAlert("c1", FraudAlert.MERCHANT_LIMIT, List.of("bookshop"), 550_00));
         assertThat(rest.firedTimers()).extracting(t -> t.key() + "@" + t.expiry()).containsExactly("c2@" + minute(11));
+    }
+
+    @Test
+    void fraud_state_machine_a_mapGroupsWithState_function(@TempDir Path dir) {
+        RunResult<String, Payment, CardStatus> rest = seeded(FraudStateMachine.query(),
+                s -> s.batchAt(minute(1), List.of(new Payment("c1", "shop", 1_000_00), new Payment("c2", "shop", 2_000_00),
+                                new Payment("c3", "shop", 5_00)))
+                        .batchAt(minute(5), List.of(new Payment("c2", "shop", 3_000_00))),
+                // the checkpoint holds c1's timeout (00:31) and c2's (24:05) with their states
+                s -> s.batchAt(minute(20), List.of(new Payment("c2", "shop", 1_00), new Payment("c3", "shop", 1_500_00)))
+                        .tick(minute(31))
+                        .tick(minute(31).plusMillis(1)),
+                dir);
+        assertThat(rest.outputs()).containsExactlyInAnyOrder(
+                new CardStatus("c2", CardStatus.BLOCKED, CardStatus.DECLINED, 1),
+                new CardStatus("c3", CardStatus.SUSPICIOUS, CardStatus.HIGH_AMOUNT, 1),
+                new CardStatus("c1", CardStatus.NORMAL, CardStatus.TIMED_OUT, 0));
     }
 
     @Test

@@ -64,13 +64,15 @@ public final class SnapshotBuilder<K> {
         Objects.requireNonNull(query, "query must not be null");
         Objects.requireNonNull(fidelity, "fidelity must not be null");
         Engine<K, I, O> engine = new Engine<>(query, fidelity, false, false, Set.of(), SparkLine.onClassPath());
-        // a task's init too: a processor may declare variables only where the handle is a task's
-        org.apache.spark.sql.streaming.StatefulProcessor<K, I, O> task = query.newProcessor();
-        task.setHandle(new SimHandle(engine.store, SimHandle.queryInfo(SimHandle.randomId(), SimHandle.randomId(), 0)));
-        try {
-            task.init(query.outputMode(), query.timeMode());
-        } finally {
-            task.setHandle(null);
+        if (query.groupsWithState().isEmpty()) { // a legacy function's one value state is declared by the engine
+            // a task's init too: a processor may declare variables only where the handle is a task's
+            org.apache.spark.sql.streaming.StatefulProcessor<K, I, O> task = query.newProcessor();
+            task.setHandle(new SimHandle(engine.store, SimHandle.queryInfo(SimHandle.randomId(), SimHandle.randomId(), 0)));
+            try {
+                task.init(query.outputMode(), query.timeMode());
+            } finally {
+                task.setHandle(null);
+            }
         }
         engine.store.scope().journal.commit();
         return new SnapshotBuilder<>(engine, query);

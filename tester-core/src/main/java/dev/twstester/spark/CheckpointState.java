@@ -25,6 +25,7 @@ import org.apache.spark.sql.types.StructType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.twstester.GroupsWithState;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.internal.Sneaky;
@@ -71,6 +72,8 @@ import dev.twstester.sim.StateSnapshot;
 public final class CheckpointState<K> {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TTL_COLUMN = "ttlExpirationMs";
+    /** A legacy operator's timeout column when no timeout is set (Spark's {@code NO_TIMESTAMP}). */
+    private static final long NO_TIMEOUT = -1L;
     /** Threads for the state reader's jobs, which run at once (daemons: they never keep the JVM alive). */
     private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "twstester-checkpoint-reader");
@@ -138,6 +141,11 @@ public final class CheckpointState<K> {
         SparkSession spark = session != null ? session : LiveSpark.session();
         CheckpointLogs.Position at = CheckpointLogs.read(spark, dir, batchId);
         SnapshotBuilder<K> builder = SnapshotBuilder.of(query, fidelity);
+        if (query.groupsWithState().isPresent()) {
+            readGroupsWithState(spark, dir, at.batchId(), builder);
+            return builder.position(at.batchTimestampMs(), at.batchWatermarkMs(), at.nextBatchWatermarkMs(),
+                    at.batchId() + 1).build();
+        }
         Map<String, SnapshotBuilder.Declared> declared = new LinkedHashMap<>();
         builder.declared().forEach(d -> declared.put(d.name(), d));
         // one small Spark job each, run at once: the metadata, every declared variable, the timers
@@ -177,7 +185,7 @@ public final class CheckpointState<K> {
         if (!problems.isEmpty()) {
             throw new IllegalStateException("the checkpoint " + dir + " (operator " + operatorId + ", batch "
                     + at.batchId() + ") was not written by this version of the query's processor ("
-                    + query.newProcessor().getClass().getName() + "):\n  " + String.join("\n  ", problems)
+                    + query.userClass().getName() + "):\n  " + String.join("\n  ", problems)
                     + "\nRead it with the processor version that wrote it, or change the processor back.");
         }
         loads.forEach(Runnable::run);
@@ -190,6 +198,50 @@ public final class CheckpointState<K> {
         }
         return builder.position(at.batchTimestampMs(), at.batchWatermarkMs(), at.nextBatchWatermarkMs(),
                 at.batchId() + 1).build();
+    }
+
+    /**
+     * A {@code mapGroupsWithState} / {@code flatMapGroupsWithState} operator's state: one row per key
+     * in the default column family, {@code value} holding {@code groupState} (the state encoder's
+     * columns, or its one column for a primitive) and {@code timeoutTimestamp} (-1: none), which
+     * become the simulator's value state {@code GroupsWithState.STATE_VARIABLE} and the key's timer.
+     */
+    private void readGroupsWithState(SparkSession spark, Path dir, long batch, SnapshotBuilder<K> builder) {
+        Read read = Read.of(stateReader(spark, batch).load(dir.toString()));
+        List<String> problems = new ArrayList<>();
+        checkKey("the " + query.groupsWithState().get().operatorName() + " state", read.schema(), problems);
+        StructType value = struct(read.schema(), "value");
+        Encoder<?> stateEncoder = query.groupsWithState().get().stateEncoder();
+        StructType expected = RowCodec.of(stateEncoder).schema();
+        org.apache.spark.sql.types.DataType stored = value == null || !java.util.Arrays.asList(value.fieldNames())
+                .contains("groupState") ? null : value.apply("groupState").dataType();
+        boolean flat = expected.fields().length == 1 && !(stored instanceof StructType);
+        String storedText = stored == null ? "(no column value.groupState)" : stored.catalogString();
+        String expectedText = flat ? expected.fields()[0].dataType().catalogString() : expected.catalogString();
+        if (!storedText.equals(expectedText)) {
+            problems.add("the checkpoint stores the state as " + storedText + ", the query's state encoder gives "
+                    + expectedText);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("the checkpoint " + dir + " (operator " + operatorId + ", batch " + batch
+                    + ") was not written by this query's " + query.groupsWithState().get().operatorName() + " ("
+                    + query.userClass().getName() + "):\n  " + String.join("\n  ", problems)
+                    + "\nRead it with the state encoder that wrote it.");
+        }
+        RowCodec<K> keys = RowCodec.of(query.keyEncoder());
+        RowCodec<?> states = RowCodec.of(stateEncoder);
+        int valueIndex = read.schema().fieldIndex("value");
+        int stateIndex = value.fieldIndex("groupState");
+        int timeoutIndex = java.util.Arrays.asList(value.fieldNames()).indexOf("timeoutTimestamp");
+        for (Row r : read.rows()) {
+            K key = keys.fromExternalRow(r.getStruct(0));
+            Row v = r.getStruct(valueIndex);
+            Row state = flat ? org.apache.spark.sql.RowFactory.create(v.get(stateIndex)) : v.getStruct(stateIndex);
+            builder.value(GroupsWithState.STATE_VARIABLE, key, states.fromExternalRow(state), SnapshotBuilder.NO_EXPIRY);
+            if (timeoutIndex >= 0 && !v.isNullAt(timeoutIndex) && v.getLong(timeoutIndex) != NO_TIMEOUT) {
+                builder.timer(key, v.getLong(timeoutIndex));
+            }
+        }
     }
 
     /** One state reader's schema and rows. */
