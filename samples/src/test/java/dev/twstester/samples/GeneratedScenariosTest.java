@@ -19,7 +19,9 @@ import dev.twstester.samples.cart.CartAlert;
 import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.samples.cart.CartWatch;
 import dev.twstester.samples.counts.RunningCount;
+import dev.twstester.samples.fraud.CardStatus;
 import dev.twstester.samples.fraud.FraudAlert;
+import dev.twstester.samples.fraud.FraudStateMachine;
 import dev.twstester.samples.fraud.FraudSessions;
 import dev.twstester.samples.fraud.Payment;
 import dev.twstester.samples.migration.MigrateFromInitialState;
@@ -30,7 +32,8 @@ import dev.twstester.samples.ttl.TtlSessions;
 import scala.Tuple2;
 
 /**
- * Each sample query on generated scenarios (25 per query, {@code -Dtwstester.tries=N} for more),
+ * Each sample query on generated scenarios (25 per query, 10 for the legacy fraud state machine;
+ * {@code -Dtwstester.tries=N} for more),
  * on live Spark and on the simulator: any difference in batches or in the end state (the live
  * checkpoint's state and timers against the simulator's, key by key) fails, shrunk and saved under
  * {@code target/twstester-failures}; {@code -Dtwstester.seed=S} reruns one. The scenarios stop the
@@ -96,6 +99,16 @@ class GeneratedScenariosTest {
                 (key, ms, variant) -> new Payment(key, MERCHANTS[variant], 50_00 + Math.floorMod(ms, 400) * 100), null);
     }
 
+    /** The legacy mapGroupsWithState fraud machine, ProcessingTimeTimeout; clock moves on and around its 30-minute timeout. */
+    static Sample<String, Payment, CardStatus> fraudStateMachine() {
+        ScenarioGenerator gen = ScenarioGenerator.create().keys("c1", "c2").variants("small", "high")
+                .timeMode(TimeMode.ProcessingTime()).processingTimeSteps(Duration.ofMinutes(5), Duration.ofMinutes(20))
+                .interestingDurations(Duration.ofMinutes(30)).batches(1, 6).eventsPerBatch(0, 3)
+                .restartChance(RESTARTS).triggerIntervals(Duration.ZERO, Duration.ofMinutes(1));
+        return new Sample<>(FraudStateMachine.query(), gen,
+                (key, ms, variant) -> new Payment(key, "shop", variant == 0 ? 20_00 : 1_200_00), null);
+    }
+
     static Sample<String, Click, SessionClosed> ttlSessions() {
         ScenarioGenerator gen = ScenarioGenerator.create().keys("ana", "bo").variants(PAGES.length)
                 .timeMode(TimeMode.ProcessingTime()).processingTimeSteps(Duration.ofMinutes(5), Duration.ofMinutes(15))
@@ -129,6 +142,12 @@ class GeneratedScenariosTest {
     @TestFactory
     Stream<DynamicTest> ttl_sessions() {
         return ttlSessions().property().dynamicTests();
+    }
+
+    /** A legacy function: 10 tries (each reads the end state too). */
+    @TestFactory
+    Stream<DynamicTest> fraud_state_machine() {
+        return fraudStateMachine().property().tries(10).dynamicTests();
     }
 
     @TestFactory

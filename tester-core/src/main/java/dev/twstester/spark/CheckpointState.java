@@ -64,6 +64,13 @@ import dev.twstester.sim.StateSnapshot;
  * schemas shown. A variable the processor declares and the checkpoint does not have starts empty,
  * as a new variable does in Spark.
  *
+ * <p>A {@code mapGroupsWithState} / {@code flatMapGroupsWithState} query
+ * ({@link TwsQuery#mapGroupsWithState}) reads its operator's one row per key: the state value
+ * becomes the value state {@link GroupsWithState#STATE_VARIABLE} and a set timeout the key's timer,
+ * as the simulator keeps them; a state encoder whose schema differs from the stored one fails with
+ * both schemas. That is also where a migration to {@code transformWithState} takes its initial state
+ * from (the old checkpoint's state).
+ *
  * <p>Spark runs on the shared session ({@link LiveSpark#session()}) unless {@link #session} gives
  * one. The state data source and options used exist in Spark 4.0, 4.1 and 4.2.
  *
