@@ -386,13 +386,7 @@ final class Engine<K, I, O> {
                     : variable.convertData(old.data(), values == null ? v -> v : values, mapKeys == null ? k -> k : mapKeys);
             variable.restoreData(data);
         });
-        store.timers().restoreData(snapshot.timers);
-        store.scope().journal.commit();
-        processingTimeMs = snapshot.processingTimeMs;
-        store.scope().batchTimestampMs = processingTimeMs;
-        watermarkMs = snapshot.watermarkMs;
-        lastBatchWatermarkMs = snapshot.lastBatchWatermarkMs;
-        nextBatchId = snapshot.nextBatchId;
+        restorePosition(snapshot);
     }
 
     /** Replaces everything with {@code snapshot}; the caller starts a new run, as Spark restarts from a checkpoint. */
@@ -411,6 +405,11 @@ final class Engine<K, I, O> {
         for (StateSnapshot.Variable v : snapshot.variables) {
             store.variable(v.name(), v.kind(), v.encoders(), v.ttlMs()).restoreData(v.data());
         }
+        restorePosition(snapshot);
+    }
+
+    /** The snapshot's timers, clock, watermarks and next batch id, committed with the state restored before. */
+    private void restorePosition(StateSnapshot snapshot) {
         store.timers().restoreData(snapshot.timers);
         store.scope().journal.commit();
         processingTimeMs = snapshot.processingTimeMs;

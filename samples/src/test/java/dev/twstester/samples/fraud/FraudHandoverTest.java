@@ -1,9 +1,9 @@
 package dev.twstester.samples.fraud;
 
+import static dev.twstester.samples.fraud.FraudStories.minute;
+import static dev.twstester.samples.fraud.FraudStories.pay;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,14 +28,6 @@ import dev.twstester.spark.LiveRunner;
  * the port runs the rest and answers as the machine does when it runs on.
  */
 class FraudHandoverTest {
-
-    static Instant minute(long m) {
-        return Instant.EPOCH.plus(Duration.ofMinutes(m));
-    }
-
-    static Payment pay(String card, long cents) {
-        return new Payment(card, "shop", cents);
-    }
 
     /** Before the migration: c1 suspicious (timeout 00:31), c2 blocked (timeout 24:05), c3 normal. */
     static Scenario<Payment> before() {

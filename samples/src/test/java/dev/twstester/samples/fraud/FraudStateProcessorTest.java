@@ -1,9 +1,9 @@
 package dev.twstester.samples.fraud;
 
 import static dev.twstester.junit.assertj.TwsAssertions.assertThat;
+import static dev.twstester.samples.fraud.FraudStories.minute;
+import static dev.twstester.samples.fraud.FraudStories.pay;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -23,14 +23,6 @@ class FraudStateProcessorTest {
     }
 
     @Simulator TestSimulator<String, Payment, CardStatus> sim;
-
-    private static Instant minute(long m) {
-        return Instant.EPOCH.plus(Duration.ofMinutes(m));
-    }
-
-    private static Payment pay(String card, long cents) {
-        return new Payment(card, "shop", cents);
-    }
 
     @Test
     void aHighPaymentMakesACardSuspiciousASecondBlocksItAndLaterPaymentsAreDeclined() {
