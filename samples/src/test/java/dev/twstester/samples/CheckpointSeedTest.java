@@ -24,6 +24,7 @@ import dev.twstester.samples.fraud.CardStatus;
 import dev.twstester.samples.fraud.FraudAlert;
 import dev.twstester.samples.fraud.FraudSessions;
 import dev.twstester.samples.fraud.FraudStateMachine;
+import dev.twstester.samples.fraud.FraudStateProcessor;
 import dev.twstester.samples.fraud.Payment;
 import dev.twstester.samples.migration.MigrateFromInitialState;
 import dev.twstester.samples.ttl.Click;
@@ -119,7 +120,16 @@ class CheckpointSeedTest {
 
     @Test
     void fraud_state_machine_a_mapGroupsWithState_function(@TempDir Path dir) {
-        RunResult<String, Payment, CardStatus> rest = seeded(FraudStateMachine.query(),
+        fraudStateMachineStory(FraudStateMachine.query(), dir);
+    }
+
+    @Test
+    void fraud_state_processor_its_port(@TempDir Path dir) {
+        fraudStateMachineStory(FraudStateProcessor.query(), dir);
+    }
+
+    private static void fraudStateMachineStory(TwsQuery<String, Payment, CardStatus> query, Path dir) {
+        RunResult<String, Payment, CardStatus> rest = seeded(query,
                 s -> s.batchAt(minute(1), List.of(new Payment("c1", "shop", 1_000_00), new Payment("c2", "shop", 2_000_00),
                                 new Payment("c3", "shop", 5_00)))
                         .batchAt(minute(5), List.of(new Payment("c2", "shop", 3_000_00))),

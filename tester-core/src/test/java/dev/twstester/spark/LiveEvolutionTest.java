@@ -1,8 +1,10 @@
 package dev.twstester.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
@@ -13,6 +15,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -186,6 +189,40 @@ class LiveEvolutionTest {
         check(query("C1/long", StateEncoding.AVRO, TimeMode.None(), OutputMode.Update()), BEFORE,
                 query("C2/long", StateEncoding.UNSAFE_ROW, TimeMode.None(), OutputMode.Update()), AFTER,
                 "ok", "a c=C2{count=2, name=v1, note=null} n=2");
+    }
+
+    /**
+     * The deploy a user tries on production state: v1's live checkpoint read with
+     * {@link CheckpointState}, restored into a simulator of v1, and v2 deployed on it with
+     * {@code restartWith}; it runs the next batches as Spark runs them after the same restart, or
+     * fails with Spark's error.
+     */
+    @ParameterizedTest(name = "{0} on a real checkpoint ({3}): {4}")
+    @CsvSource(delimiter = '|', value = {
+        "field added|C1/long|C7/long|AVRO|ok",
+        "field added|C1/long|C7/long|UNSAFE_ROW|STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
+        "variable added|C1/long|C1/long+log|UNSAFE_ROW|ok",
+    })
+    void a_new_version_on_the_state_read_from_a_real_checkpoint(String change, String v1spec, String v2spec,
+            StateEncoding encoding, String expected, @TempDir Path dir) {
+        TwsQuery<String, String, String> v1 = query(v1spec, encoding, TimeMode.None(), OutputMode.Update());
+        TwsQuery<String, String, String> v2 = query(v2spec, encoding, TimeMode.None(), OutputMode.Update());
+        Path checkpoint = dir.resolve("checkpoint");
+        LiveRunner.of(v1).keepCheckpointIn(checkpoint).run(BEFORE);
+
+        TwsSimulator<String, String, String> deployed = new TwsSimulator<>(v1);
+        deployed.restore(CheckpointState.of(v1).read(checkpoint));
+        if (!expected.equals("ok")) {
+            assertThatThrownBy(() -> deployed.restartWith(v2))
+                    .satisfies(e -> assertThat(sparkError(e).getCondition()).isEqualTo(expected));
+            return;
+        }
+        TwsSimulator<String, String, String> next = deployed.restartWith(v2);
+        RunResult<String, String, String> simulated = next.run(AFTER);
+        RunResult<String, String, String> live = LiveRunner.of(v1).runThenRestartWith(BEFORE, v2, AFTER);
+        RunComparison.simulatorVsSpark().assertSame(simulated,
+                new RunResult<>(live.batches().subList(live.batches().size() - simulated.batches().size(),
+                        live.batches().size())));
     }
 
     private static void check(TwsQuery<String, String, String> v1, Scenario<String> before,
