@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +18,10 @@ import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -220,7 +223,7 @@ public final class CheckpointState<K> {
         StructType value = struct(read.schema(), "value");
         Encoder<?> stateEncoder = query.groupsWithState().get().stateEncoder();
         StructType expected = RowCodec.of(stateEncoder).schema();
-        org.apache.spark.sql.types.DataType stored = value == null || !java.util.Arrays.asList(value.fieldNames())
+        DataType stored = value == null || !Arrays.asList(value.fieldNames())
                 .contains("groupState") ? null : value.apply("groupState").dataType();
         boolean flat = expected.fields().length == 1 && !(stored instanceof StructType);
         String storedText = stored == null ? "(no column value.groupState)" : stored.catalogString();
@@ -239,11 +242,11 @@ public final class CheckpointState<K> {
         RowCodec<?> states = RowCodec.of(stateEncoder);
         int valueIndex = read.schema().fieldIndex("value");
         int stateIndex = value.fieldIndex("groupState");
-        int timeoutIndex = java.util.Arrays.asList(value.fieldNames()).indexOf("timeoutTimestamp");
+        int timeoutIndex = Arrays.asList(value.fieldNames()).indexOf("timeoutTimestamp");
         for (Row r : read.rows()) {
             K key = keys.fromExternalRow(r.getStruct(0));
             Row v = r.getStruct(valueIndex);
-            Row state = flat ? org.apache.spark.sql.RowFactory.create(v.get(stateIndex)) : v.getStruct(stateIndex);
+            Row state = flat ? RowFactory.create(v.get(stateIndex)) : v.getStruct(stateIndex);
             builder.value(GroupsWithState.STATE_VARIABLE, key, states.fromExternalRow(state), SnapshotBuilder.NO_EXPIRY);
             if (timeoutIndex >= 0 && !v.isNullAt(timeoutIndex) && v.getLong(timeoutIndex) != NO_TIMEOUT) {
                 builder.timer(key, v.getLong(timeoutIndex));
