@@ -182,31 +182,14 @@ public final class RunComparison<O> {
         long batch = left.nextBatchId() - 1;
         for (dev.twstester.sim.StateDifference d : dev.twstester.sim.StateDifference.between(left, right)) {
             String where = "end state after batch " + batch + (d.key() == null ? "" : ", key " + d.key()) + ": ";
-            Aspect aspect;
-            String what;
-            switch (d.aspect()) {
-                case NEXT_BATCH_ID -> {
-                    aspect = Aspect.BATCH_ID;
-                    what = "next batch id differs";
-                }
-                case WATERMARK -> {
-                    aspect = Aspect.EVICTION_WATERMARK;
-                    what = "watermark (the next batch's eviction watermark) differs";
-                }
-                case LATE_WATERMARK -> {
-                    aspect = Aspect.LATE_WATERMARK;
-                    what = "the last batch's watermark (the next batch's late-row filter) differs";
-                }
-                case STATE -> {
-                    aspect = Aspect.STATE;
-                    what = "state variable '" + d.variable() + "' differs";
-                }
-                default -> {
-                    aspect = Aspect.TIMERS;
-                    what = "registered timers differ";
-                }
-            }
-            found.add(new RunDifference(batch, aspect, d.key(), d.left(), d.right(), where + what
+            String what = switch (d.aspect()) {
+                case BATCH_ID -> "next batch id differs";
+                case EVICTION_WATERMARK -> "watermark (the next batch's eviction watermark) differs";
+                case LATE_WATERMARK -> "the last batch's watermark (the next batch's late-row filter) differs";
+                case STATE -> "state variable '" + d.variable() + "' differs";
+                default -> "registered timers differ";
+            };
+            found.add(new RunDifference(batch, d.aspect(), d.key(), d.left(), d.right(), where + what
                     + sides(d.left(), d.right())));
         }
         return List.copyOf(found);

@@ -282,9 +282,6 @@ final class Engine<K, I, O> {
         scope.metrics.add("numValuesRemovedDueToTTLExpiry", expired);
         scope.metrics.add("numRemovedStateRows", expired);
         scope.metrics.add("numRowsDroppedByWatermark", input.dropped.size());
-        if (groupsWithState) {
-            batch.legacyMetrics = true;
-        }
         return new Attempt(batch, input);
     }
 
@@ -810,12 +807,9 @@ final class Engine<K, I, O> {
             return task;
         }
 
-        /** Only the metrics a flatMapGroupsWithState operator reports. */
-        boolean legacyMetrics;
-
         Map<String, Long> metrics() {
             Map<String, Long> all = Metrics.sum(tasks, lastMetrics);
-            if (!legacyMetrics) {
+            if (!groupsWithState) { // only the metrics a flatMapGroupsWithState operator reports
                 return all;
             }
             Map<String, Long> legacy = new java.util.TreeMap<>();

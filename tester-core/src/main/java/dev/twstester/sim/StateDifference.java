@@ -12,13 +12,20 @@ import java.util.TreeSet;
 
 import org.apache.spark.sql.Encoder;
 
+import dev.twstester.RunDifference.Aspect;
+
 /**
  * One way two {@link StateSnapshot}s of the same query differ, key by key: a state variable's
  * stored data for one grouping key (values compared as Spark's encoded bytes, with their TTL
  * expirations), one key's registered timers, the next batch id or a watermark. Found by
  * {@link #between}; {@code dev.twstester.RunComparison#stateDifferences} reports them.
  *
- * @param aspect   what differs
+ * @param aspect   what differs: {@link Aspect#BATCH_ID} (the id the next batch gets),
+ *                 {@link Aspect#EVICTION_WATERMARK} (the watermark the next batch evicts and fires
+ *                 event-time timers with), {@link Aspect#LATE_WATERMARK} (the watermark the last
+ *                 batch ran with: the next batch's late-row filter), {@link Aspect#STATE} (a state
+ *                 variable's data for one key, or the variable's kind) or {@link Aspect#TIMERS}
+ *                 (one key's registered timers)
  * @param variable the state variable, for {@link Aspect#STATE}; else null
  * @param key      the grouping key (decoded), for {@link Aspect#STATE} and {@link Aspect#TIMERS}; else null
  * @param left     the left side's data as text: a value, {@code [list elements]}, {@code {map entries}},
@@ -27,19 +34,6 @@ import org.apache.spark.sql.Encoder;
  * @param right    the right side's, in the same form
  */
 public record StateDifference(Aspect aspect, String variable, Object key, String left, String right) {
-    /** What differs. */
-    public enum Aspect {
-        /** The id the next batch gets. */
-        NEXT_BATCH_ID,
-        /** The watermark the next batch evicts and fires event-time timers with. */
-        WATERMARK,
-        /** The watermark the last batch ran with: the next batch's late-row filter. */
-        LATE_WATERMARK,
-        /** A state variable's data for one key (or the variable's kind). */
-        STATE,
-        /** One key's registered timers. */
-        TIMERS
-    }
 
     /**
      * Every difference between {@code left} and {@code right}: the next batch id and watermarks,
@@ -53,11 +47,11 @@ public record StateDifference(Aspect aspect, String variable, Object key, String
         Objects.requireNonNull(right, "right must not be null");
         List<StateDifference> found = new ArrayList<>();
         if (left.nextBatchId != right.nextBatchId) {
-            found.add(new StateDifference(Aspect.NEXT_BATCH_ID, null, null, String.valueOf(left.nextBatchId),
+            found.add(new StateDifference(Aspect.BATCH_ID, null, null, String.valueOf(left.nextBatchId),
                     String.valueOf(right.nextBatchId)));
         }
         if (left.watermarkMs != right.watermarkMs) {
-            found.add(new StateDifference(Aspect.WATERMARK, null, null, instant(left.watermarkMs),
+            found.add(new StateDifference(Aspect.EVICTION_WATERMARK, null, null, instant(left.watermarkMs),
                     instant(right.watermarkMs)));
         }
         if (left.lastBatchWatermarkMs != right.lastBatchWatermarkMs) {

@@ -301,6 +301,8 @@ public final class CheckpointState<K> {
         return () -> {
             RowCodec<K> keys = RowCodec.of(query.keyEncoder());
             RowCodec<?> values = RowCodec.of(valueEncoder);
+            RowCodec<?> mapKeys = d.kind().equals("map") ? RowCodec.of(d.encoders().get(0)) : null;
+            int mapKeyIndex = mapKeys == null ? -1 : schema.fieldIndex("user_map_key");
             int valueIndex = schema.fieldIndex(valueColumn);
             boolean ttl = withTtl(struct(schema, valueColumn));
             for (Row r : rows.rows()) {
@@ -315,8 +317,7 @@ public final class CheckpointState<K> {
                 switch (d.kind()) {
                     case "value" -> builder.value(d.name(), key, value, expiry);
                     case "list" -> builder.listElement(d.name(), key, value, expiry);
-                    default -> builder.mapEntry(d.name(), key,
-                            RowCodec.of(d.encoders().get(0)).fromExternalRow(r.getStruct(schema.fieldIndex("user_map_key"))),
+                    default -> builder.mapEntry(d.name(), key, mapKeys.fromExternalRow(r.getStruct(mapKeyIndex)),
                             value, expiry);
                 }
             }
