@@ -157,7 +157,8 @@ public final class LiveRunner<K, I, O> {
      * ran. If the query fails, throws {@link LiveRunException} with the batches that completed.
      */
     public RunResult<K, I, O> run(Scenario<I> scenario) {
-        return execute(scenario, false).run();
+        Objects.requireNonNull(scenario, "scenario must not be null");
+        return execute(List.of(query), List.of(scenario), false).run();
     }
 
     /**
@@ -168,37 +169,51 @@ public final class LiveRunner<K, I, O> {
      * {@code RunComparison#stateDifferences}. A run of no batch has an empty end state.
      */
     public LiveOutcome<K, I, O> runWithEndState(Scenario<I> scenario) {
-        return execute(scenario, true);
+        Objects.requireNonNull(scenario, "scenario must not be null");
+        return execute(List.of(query), List.of(scenario), true);
     }
 
     /**
      * Runs in {@code folder} as the checkpoint and leaves it there afterwards (by default each run
      * gets a temporary checkpoint, deleted after it), e.g. to read it with {@link CheckpointState}
-     * later. The folder must not exist or be empty; it serves one run.
+     * later. The folder must not exist or be empty; it serves one run ({@link #run},
+     * {@link #runWithEndState} or {@link #runThenRestartWith}).
      */
     public LiveRunner<K, I, O> keepCheckpointIn(Path folder) {
         this.keptCheckpoint = Objects.requireNonNull(folder, "folder must not be null");
         return this;
     }
 
-    private LiveOutcome<K, I, O> execute(Scenario<I> scenario, boolean readState) {
-        Objects.requireNonNull(scenario, "scenario must not be null");
+    /**
+     * Each scenario with its version of the query, one after another on one streaming query's
+     * checkpoint (a restart with the next version between them), then, when {@code readState}, the
+     * last version's end state read from the checkpoint.
+     */
+    private LiveOutcome<K, I, O> execute(List<TwsQuery<K, I, O>> versions, List<Scenario<I>> scenarios,
+            boolean readState) {
+        scenarios.forEach(s -> Objects.requireNonNull(s, "scenario must not be null"));
         SparkSession spark = LiveSpark.forRun(session != null ? session : LiveSpark.session(), query.shufflePartitions());
         Path checkpoint = keptCheckpoint != null ? emptyFolder(keptCheckpoint)
                 : tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
         try {
             RunResult<K, I, O> result;
-            try (LiveRun<K, I, O> run = new LiveRun<>(query, spark, stepTimeout, checkpoint)) {
-                for (Scenario.Step<I> step : scenario.steps()) {
-                    run.step(step);
+            try (LiveRun<K, I, O> run = new LiveRun<>(versions.get(0), spark, stepTimeout, checkpoint)) {
+                for (int i = 0; i < versions.size(); i++) {
+                    if (i > 0) {
+                        run.restartWith(versions.get(i));
+                    }
+                    for (Scenario.Step<I> step : scenarios.get(i).steps()) {
+                        run.step(step);
+                    }
                 }
                 result = run.result();
             }
             if (!readState) {
                 return new LiveOutcome<>(result, null);
             }
-            StateSnapshot end = result.isEmpty() ? SnapshotBuilder.of(query, Fidelity.FULL).build()
-                    : CheckpointState.of(query).session(spark).batchId(result.lastBatch().batchId()).read(checkpoint);
+            TwsQuery<K, I, O> last = versions.get(versions.size() - 1);
+            StateSnapshot end = result.isEmpty() ? SnapshotBuilder.of(last, Fidelity.FULL).build()
+                    : CheckpointState.of(last).session(spark).batchId(result.lastBatch().batchId()).read(checkpoint);
             return new LiveOutcome<>(result, end);
         } finally {
             if (keptCheckpoint == null) {
@@ -249,23 +264,7 @@ public final class LiveRunner<K, I, O> {
         if (versions.size() != scenarios.size() || versions.isEmpty()) {
             throw new IllegalArgumentException("one scenario per query version");
         }
-        scenarios.forEach(s -> Objects.requireNonNull(s, "scenario must not be null"));
-        SparkSession spark = LiveSpark.forRun(session != null ? session : LiveSpark.session(), query.shufflePartitions());
-        Path checkpoint = tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
-        try (LiveRun<K, I, O> run = new LiveRun<>(versions.get(0), spark, stepTimeout, checkpoint)) {
-            for (int i = 0; i < versions.size(); i++) {
-                if (i > 0) {
-                    run.restartWith(versions.get(i));
-                }
-                for (Scenario.Step<I> step : scenarios.get(i).steps()) {
-                    run.step(step);
-                }
-            }
-            return run.result();
-        } finally {
-            deleteRecursively(checkpoint);
-            LiveSpark.deleteWhenStopped(checkpoint);
-        }
+        return execute(versions, scenarios, false).run();
     }
 
     /**
