@@ -140,10 +140,7 @@ public final class DifferentialProperty<K, I, O> {
     public static <K, I, O> DifferentialProperty<K, I, O> of(TwsQuery<K, I, O> query, ScenarioGenerator generator,
             EventFactory<I> events) {
         Objects.requireNonNull(query, "query must not be null");
-        return new DifferentialProperty<>(query,
-                Objects.requireNonNull(generator, "generator must not be null").defaultsFrom(query),
-                Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new,
-                null, null, Sides.simulatorVsSpark());
+        return withDefaults(query, generator, events, Sides.simulatorVsSpark());
     }
 
     /**
@@ -170,10 +167,7 @@ public final class DifferentialProperty<K, I, O> {
         Objects.requireNonNull(port, "port must not be null");
         RunComparison<Object> comparison = RunComparison.between("old", "new").ordered(false)
                 .ignoring(RunDifference.Aspect.FIRED_TIMERS, RunDifference.Aspect.METRICS);
-        return new DifferentialProperty<>(old,
-                Objects.requireNonNull(generator, "generator must not be null").defaultsFrom(old),
-                Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new,
-                null, null, new Sides<>(false, port, false, comparison));
+        return withDefaults(old, generator, events, new Sides<>(false, port, false, comparison));
     }
 
     /**
@@ -187,6 +181,15 @@ public final class DifferentialProperty<K, I, O> {
         }
         return new DifferentialProperty<>(query, generator, events, tries, shrinkAttempts, failureDir, simulators,
                 partitions, concurrency, new Sides<>(true, sides.right(), true, sides.comparison()));
+    }
+
+    /** A property comparing {@code sides} with every option at its default. */
+    private static <K, I, O> DifferentialProperty<K, I, O> withDefaults(TwsQuery<K, I, O> query,
+            ScenarioGenerator generator, EventFactory<I> events, Sides<K, I, O> sides) {
+        return new DifferentialProperty<>(query,
+                Objects.requireNonNull(generator, "generator must not be null").defaultsFrom(query),
+                Objects.requireNonNull(events, "events must not be null"), null, 60, DEFAULT_FAILURE_DIR, TwsSimulator::new,
+                null, null, sides);
     }
 
     /** Number of tries (default: {@code -Dtwstester.tries}, else 25). */
