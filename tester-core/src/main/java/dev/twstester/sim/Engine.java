@@ -409,11 +409,19 @@ final class Engine<K, I, O> {
     private void restorePosition(StateSnapshot snapshot) {
         store.timers().restoreData(snapshot.timers);
         store.scope().journal.commit();
-        processingTimeMs = snapshot.processingTimeMs;
-        store.scope().batchTimestampMs = processingTimeMs;
-        watermarkMs = snapshot.watermarkMs;
-        lastBatchWatermarkMs = snapshot.lastBatchWatermarkMs;
-        nextBatchId = snapshot.nextBatchId;
+        position(snapshot.processingTimeMs, snapshot.lastBatchWatermarkMs, snapshot.watermarkMs, snapshot.nextBatchId);
+    }
+
+    /**
+     * Where the query stands, as a restore or {@link SnapshotBuilder#position} sets it: the clock,
+     * the last batch's eviction watermark (the next batch's late-row filter), the next batch's
+     * eviction watermark and the next batch's id.
+     */
+    void position(long processingTimeMs, long lastBatchWatermarkMs, long watermarkMs, long nextBatchId) {
+        setClock(processingTimeMs);
+        this.watermarkMs = watermarkMs;
+        this.lastBatchWatermarkMs = lastBatchWatermarkMs;
+        this.nextBatchId = nextBatchId;
     }
 
     /** One run of a batch: its collections and its parsed input. */

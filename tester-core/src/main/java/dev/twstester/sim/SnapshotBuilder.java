@@ -47,12 +47,9 @@ public final class SnapshotBuilder<K> {
      */
     public record Declared(String name, String kind, long ttlMs, List<Encoder<?>> encoders) {}
 
+    /** Holds what is given, and takes the snapshot as a simulator does ({@link Engine#snapshot}). */
     private final Engine<K, ?, ?> engine;
     private final TwsQuery<K, ?, ?> query;
-    private long batchTimestampMs;
-    private long lastBatchWatermarkMs;
-    private long watermarkMs;
-    private long nextBatchId;
 
     private SnapshotBuilder(Engine<K, ?, ?> engine, TwsQuery<K, ?, ?> query) {
         this.engine = engine;
@@ -133,20 +130,19 @@ public final class SnapshotBuilder<K> {
         if (nextBatchId < 0) {
             throw new IllegalArgumentException("nextBatchId " + nextBatchId + " must not be negative");
         }
-        this.batchTimestampMs = lastBatchTimestampMs;
-        this.lastBatchWatermarkMs = lastBatchWatermarkMs;
-        this.watermarkMs = watermarkMs;
-        this.nextBatchId = nextBatchId;
+        engine.position(lastBatchTimestampMs, lastBatchWatermarkMs, watermarkMs, nextBatchId);
         return this;
     }
 
-    /** The snapshot, with every declared variable (empty where nothing was given). */
+    /**
+     * The snapshot, with every declared variable (empty where nothing was given), taken as
+     * {@link TwsSimulator#snapshot()} takes one: it records the query's time mode, output mode and
+     * state encoding as well, which {@link TwsSimulator#restore} and {@link TwsSimulator#restartWith}
+     * read as Spark reads a checkpoint's operator metadata. The builder can go on being used; each
+     * call takes a new snapshot.
+     */
     public StateSnapshot build() {
-        List<StateSnapshot.Variable> variables = new ArrayList<>();
-        engine.store.variables().forEach((name, v) -> variables.add(
-                new StateSnapshot.Variable(name, v.kind(), v.ttlMs, v.encoders, v.copyData())));
-        return new StateSnapshot(query.keyEncoder(), variables, engine.store.timers().copyData(), batchTimestampMs,
-                watermarkMs, lastBatchWatermarkMs, nextBatchId);
+        return engine.snapshot();
     }
 
     private Bytes encodeKey(K key) {

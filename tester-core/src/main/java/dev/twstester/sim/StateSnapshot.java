@@ -69,11 +69,6 @@ public final class StateSnapshot implements Serializable {
     record Operator(String timeMode, String outputMode, dev.twstester.StateEncoding encoding) implements Serializable {}
 
     StateSnapshot(Encoder<?> keyEncoder, List<Variable> variables, Map<Bytes, long[]> timers, long processingTimeMs,
-            long watermarkMs, long lastBatchWatermarkMs, long nextBatchId) {
-        this(keyEncoder, variables, timers, processingTimeMs, watermarkMs, lastBatchWatermarkMs, nextBatchId, null, List.of());
-    }
-
-    StateSnapshot(Encoder<?> keyEncoder, List<Variable> variables, Map<Bytes, long[]> timers, long processingTimeMs,
             long watermarkMs, long lastBatchWatermarkMs, long nextBatchId, Operator operator, List<Variable> dropped) {
         this.operator = operator;
         this.dropped = List.copyOf(dropped);
