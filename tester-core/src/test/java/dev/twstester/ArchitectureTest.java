@@ -43,6 +43,7 @@ class ArchitectureTest {
     private static final Set<String> PUBLIC_INTERNAL = Set.of(
             "ContiguousPartitions",   // BatchResult, sim.Engine, spark.LiveRun: outputs' partitions without a list per row
             "EncoderShapes",          // sim: key and row shapes of an encoder
+            "GroupStateTimeouts",     // sim, spark: a legacy key's timeout and Spark's "none" (-1), once
             "RowCodec",               // sim, spark, io: every encoding of keys, rows and state
             "Sneaky",                 // sim: rethrows the processor's checked exceptions unchanged
             "SparkLogs",              // spark: the live runner's log levels

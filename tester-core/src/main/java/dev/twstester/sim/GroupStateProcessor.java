@@ -14,6 +14,7 @@ import org.apache.spark.sql.streaming.TimerValues;
 
 import dev.twstester.GroupsWithState;
 import dev.twstester.ProcessorException;
+import dev.twstester.internal.GroupStateTimeouts;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -37,8 +38,6 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
     private static final long serialVersionUID = 1L;
     /** The value variable that holds each key's state. */
     static final String STATE_VARIABLE = GroupsWithState.STATE_VARIABLE;
-    /** Spark's {@code GroupStateImpl.NO_TIMESTAMP}. */
-    private static final long NO_TIMESTAMP = -1L;
 
     private final GroupsWithState<K, I, S, O> function;
     /** Whether the input has a watermark: {@code getCurrentWatermarkMs()} throws without one. */
@@ -78,7 +77,7 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
         ValueVariable<S> state = store.value(STATE_VARIABLE, function.stateEncoder(), 0);
         S stored = state.get(stateKey);
         List<Long> timers = store.timers().list(stateKey);
-        long storedTimeout = timers.isEmpty() ? NO_TIMESTAMP : timers.get(0);
+        long storedTimeout = timers.isEmpty() ? GroupStateTimeouts.NO_TIMESTAMP : timers.get(0);
         long batchId = handle.getQueryInfo().getBatchId();
 
         TestGroupState<S> group = TestGroupState.create(org.apache.spark.api.java.Optional.ofNullable(stored),
@@ -97,10 +96,10 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
         }
 
         // FlatMapGroupsWithStateExec's onIteratorCompletion
-        long timeout = group.getTimeoutTimestampMs().isPresent() ? (Long) group.getTimeoutTimestampMs().get() : NO_TIMESTAMP;
-        if (group.isRemoved() && timeout == NO_TIMESTAMP) {
+        long timeout = GroupStateTimeouts.timeoutOf(group);
+        if (group.isRemoved() && timeout == GroupStateTimeouts.NO_TIMESTAMP) {
             state.clearKey(stateKey);
-            setTimeout(store, stateKey, storedTimeout, NO_TIMESTAMP);
+            setTimeout(store, stateKey, storedTimeout, GroupStateTimeouts.NO_TIMESTAMP);
             scope.metrics.add("numRemovedStateRows", 1);
         } else if (group.isUpdated() || group.isRemoved() || timeout != storedTimeout) {
             if (group.exists()) {
@@ -118,10 +117,10 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
         if (stored == timeout) {
             return;
         }
-        if (stored != NO_TIMESTAMP) {
+        if (stored != GroupStateTimeouts.NO_TIMESTAMP) {
             store.timers().delete(key, stored);
         }
-        if (timeout != NO_TIMESTAMP) {
+        if (timeout != GroupStateTimeouts.NO_TIMESTAMP) {
             store.timers().register(key, timeout);
         }
     }

@@ -30,6 +30,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.twstester.GroupsWithState;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.GroupStateTimeouts;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.internal.Sneaky;
 import dev.twstester.sim.Fidelity;
@@ -82,8 +83,6 @@ import dev.twstester.sim.StateSnapshot;
 public final class CheckpointState<K> {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TTL_COLUMN = "ttlExpirationMs";
-    /** A legacy operator's timeout column when no timeout is set (Spark's {@code NO_TIMESTAMP}). */
-    private static final long NO_TIMEOUT = -1L;
     /** Threads for the state reader's jobs, which run at once (daemons: they never keep the JVM alive). */
     private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "twstester-checkpoint-reader");
@@ -248,7 +247,8 @@ public final class CheckpointState<K> {
             Row v = r.getStruct(valueIndex);
             Row state = flat ? RowFactory.create(v.get(stateIndex)) : v.getStruct(stateIndex);
             builder.value(GroupsWithState.STATE_VARIABLE, key, states.fromExternalRow(state), SnapshotBuilder.NO_EXPIRY);
-            if (timeoutIndex >= 0 && !v.isNullAt(timeoutIndex) && v.getLong(timeoutIndex) != NO_TIMEOUT) {
+            if (timeoutIndex >= 0 && !v.isNullAt(timeoutIndex)
+                    && v.getLong(timeoutIndex) != GroupStateTimeouts.NO_TIMESTAMP) {
                 builder.timer(key, v.getLong(timeoutIndex));
             }
         }

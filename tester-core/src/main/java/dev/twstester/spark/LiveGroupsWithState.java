@@ -21,6 +21,7 @@ import org.apache.spark.sql.streaming.TestGroupState;
 
 import dev.twstester.GroupsWithState;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.GroupStateTimeouts;
 import dev.twstester.internal.RowCodec;
 
 /**
@@ -92,7 +93,7 @@ final class LiveGroupsWithState<K, I, S, O> {
             fired.add(new TaskReports.Fired(f.key(), timeout));
         }
         for (TaskReports.Fired set : reports.timeoutsSetIn(batchId)) {
-            if (set.expiryMs() < 0) {
+            if (set.expiryMs() == GroupStateTimeouts.NO_TIMESTAMP) {
                 timeouts.remove(ByteBuffer.wrap(set.key()));
             } else {
                 timeouts.put(ByteBuffer.wrap(set.key()), set.expiryMs());
@@ -123,7 +124,7 @@ final class LiveGroupsWithState<K, I, S, O> {
                 taskAttempt = task.taskAttemptId();
             }
             if (state.hasTimedOut()) {
-                reports.timerFired(batchId, key, -1L);
+                reports.timerFired(batchId, key, -1L); // the timeout that fired is not known here: firedIn gives it
             }
             return emitted;
         }
@@ -136,10 +137,9 @@ final class LiveGroupsWithState<K, I, S, O> {
             return Long.parseLong(TaskContext.get().getLocalProperty(BATCH_ID_PROPERTY));
         }
 
-        /** The timeout the call left ({@code GroupStateImpl} is a {@code TestGroupState}); -1 for none. */
+        /** The timeout the call left, or {@code GroupStateTimeouts.NO_TIMESTAMP}. */
         static long timeoutOf(GroupState<?> state) {
-            org.apache.spark.api.java.Optional<Object> t = ((TestGroupState<?>) state).getTimeoutTimestampMs();
-            return t.isPresent() ? (Long) t.get() : -1L;
+            return GroupStateTimeouts.timeoutOf((TestGroupState<?>) state);
         }
     }
 
