@@ -126,6 +126,10 @@ public final class RunComparison<O> {
      * Leaves {@code aspects} out of the comparison, e.g. fired timers and metrics when comparing a
      * query with a port of it that keeps its state in other variables:
      * {@code RunComparison.between("old", "new").ignoring(Aspect.FIRED_TIMERS, Aspect.METRICS)}.
+     * Applies to the end states too ({@link #stateDifferences}, {@link #assertSameState}): ignoring
+     * {@link Aspect#STATE} or {@link Aspect#TIMERS} leaves out the state variables' data or the
+     * registered timers there, and {@link Aspect#BATCH_ID}, {@link Aspect#EVICTION_WATERMARK} and
+     * {@link Aspect#LATE_WATERMARK} are left out of both the batches and the end states.
      * Replaces the aspects ignored before; {@link Aspect#BATCH_TIMESTAMP} is also left out by
      * {@link #ignoreBatchTimestamps(boolean)}.
      */
@@ -169,7 +173,8 @@ public final class RunComparison<O> {
      * grouping key ({@link Aspect#STATE}: values compared as Spark's encoded bytes, with their TTL
      * expirations), then each key's registered timers ({@link Aspect#TIMERS}). A difference's
      * {@link RunDifference#key()} is the grouping key, its left and right the two sides' data as
-     * text, and its batch id the left side's last batch:
+     * text, and its batch id the left side's last batch. Aspects given to {@link #ignoring} are left
+     * out, e.g. {@code ignoring(Aspect.TIMERS)} for two versions that keep their timers differently:
      * <pre>
      * end state after batch 5, key ana: state variable 'items' differs
      *   simulator: [boots, socks]
@@ -181,6 +186,9 @@ public final class RunComparison<O> {
         List<RunDifference> found = new ArrayList<>();
         long batch = left.nextBatchId() - 1;
         for (dev.twstester.sim.StateDifference d : dev.twstester.sim.StateDifference.between(left, right)) {
+            if (ignored.contains(d.aspect())) {
+                continue;
+            }
             String where = "end state after batch " + batch + (d.key() == null ? "" : ", key " + d.key()) + ": ";
             String what = switch (d.aspect()) {
                 case BATCH_ID -> "next batch id differs";
@@ -197,7 +205,7 @@ public final class RunComparison<O> {
 
     /**
      * Throws an {@link AssertionError} with the first of {@link #stateDifferences} (plus how many
-     * more there are) unless the two end states are the same.
+     * more there are) unless the two end states are the same in every aspect not {@link #ignoring ignored}.
      */
     public void assertSameState(dev.twstester.sim.StateSnapshot left, dev.twstester.sim.StateSnapshot right) {
         List<RunDifference> found = stateDifferences(left, right);

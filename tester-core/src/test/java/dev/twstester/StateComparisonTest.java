@@ -2,6 +2,7 @@ package dev.twstester;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -127,6 +128,53 @@ class StateComparisonTest {
         assertThatThrownBy(() -> SAME.assertSameState(sim, other))
                 .isInstanceOf(AssertionError.class)
                 .hasMessage(found.get(0).message() + "\n(5 more differences; stateDifferences(...) lists them all)");
+    }
+
+    @Test
+    void ignoring_timers_leaves_a_difference_in_registered_timers_only_out() {
+        StateSnapshot sim = ran(Fidelity.FULL).snapshot();
+        StateSnapshot moreTimers = expected().timer("a", ms(25)).build();
+
+        assertThat(SAME.stateDifferences(sim, moreTimers)).extracting(RunDifference::message).containsExactly(
+                "end state after batch 1, key a: registered timers differ\n"
+                        + "  simulator: [1970-01-01T00:20:00Z]\n"
+                        + "  spark:     [1970-01-01T00:20:00Z, 1970-01-01T00:25:00Z]");
+        RunComparison<Object> noTimers = SAME.ignoring(Aspect.TIMERS);
+        assertThat(noTimers.stateDifferences(sim, moreTimers)).isEmpty();
+        noTimers.assertSameState(sim, moreTimers);
+        // only timers are left out: a state difference is still one
+        assertThat(noTimers.stateDifferences(sim, expected().timer("a", ms(25)).value("last", "b", "z", ms(13)).build()))
+                .extracting(RunDifference::aspect, RunDifference::key).containsExactly(tuple(Aspect.STATE, "b"));
+    }
+
+    @Test
+    void ignoring_state_leaves_a_difference_in_state_variables_only_out() {
+        StateSnapshot sim = ran(Fidelity.FULL).snapshot();
+        StateSnapshot moreState = expected().listElement("seen", "b", "x", ms(13)).build();
+
+        assertThat(SAME.stateDifferences(sim, moreState)).extracting(RunDifference::message).containsExactly(
+                "end state after batch 1, key b: state variable 'seen' differs\n"
+                        + "  simulator: (none)\n"
+                        + "  spark:     [x (expires at 1970-01-01T00:13:00Z)]");
+        assertThatThrownBy(() -> SAME.assertSameState(sim, moreState)).isInstanceOf(AssertionError.class)
+                .hasMessageStartingWith("end state after batch 1, key b: state variable 'seen' differs");
+        RunComparison<Object> noState = SAME.ignoring(Aspect.STATE);
+        assertThat(noState.stateDifferences(sim, moreState)).isEmpty();
+        noState.assertSameState(sim, moreState);
+        assertThat(noState.stateDifferences(sim, expected().listElement("seen", "b", "x", ms(13)).timer("c", ms(9))
+                .build())).extracting(RunDifference::aspect, RunDifference::key).containsExactly(tuple(Aspect.TIMERS, "c"));
+    }
+
+    @Test
+    void ignoring_the_batch_id_and_watermarks_applies_to_the_end_state_too() {
+        StateSnapshot sim = ran(Fidelity.FULL).snapshot();
+        StateSnapshot later = expected().position(ms(3), ms(1), ms(2), 3).build();
+
+        assertThat(SAME.stateDifferences(sim, later)).extracting(RunDifference::aspect).containsExactly(
+                Aspect.BATCH_ID, Aspect.EVICTION_WATERMARK, Aspect.LATE_WATERMARK);
+        assertThat(SAME.ignoring(Aspect.BATCH_ID, Aspect.LATE_WATERMARK).stateDifferences(sim, later))
+                .extracting(RunDifference::aspect).containsExactly(Aspect.EVICTION_WATERMARK);
+        SAME.ignoring(Aspect.BATCH_ID, Aspect.EVICTION_WATERMARK, Aspect.LATE_WATERMARK).assertSameState(sim, later);
     }
 
     @Test
