@@ -413,8 +413,7 @@ public final class BenchMain {
             if (coldSuite == null) {
                 return;
             }
-            ColdSuiteBench.Case tester = coldSuite.stream().filter(c -> c.engine().equals("TWSTESTER")).findFirst()
-                    .orElseThrow();
+            ColdSuiteBench.Case tester = engine("TWSTESTER");
             md.append(fmt("\n### (6) Cold test suite: %d small tests, a new query (new encoders) and tester each, one fresh JVM"
                     + " per engine, wall clock (%d runs each)\n\n", tester.scenarios(), tester.wallMs().length));
             md.append("| engine | wall median | min - max | in the JVM: main / inputs built / first test done / all done"
@@ -431,6 +430,17 @@ public final class BenchMain {
                         wallRatio, c.medianSuiteMs() / tester.medianSuiteMs(),
                         c.engine().equals("FULL") ? (wallRatio <= 1.0 ? "yes" : "**no**") : "-"));
             }
+            ColdSuiteBench.Case full = engine("FULL");
+            ColdSuiteBench.Case withQueries = engine("TWSTESTER_QUERIES");
+            if (full != null && withQueries != null) {
+                md.append(fmt("%nThe simulator FULL against TwsTester whose tests also build the query definitions"
+                        + " (the same Spark encoder inference): %.2fx wall, %.2fx suite.%n",
+                        full.medianWallMs() / withQueries.medianWallMs(), full.medianSuiteMs() / withQueries.medianSuiteMs()));
+            }
+        }
+
+        private ColdSuiteBench.Case engine(String engine) {
+            return coldSuite.stream().filter(c -> c.engine().equals(engine)).findFirst().orElse(null);
         }
 
         /** The medians of each entry, joined with " / ". */

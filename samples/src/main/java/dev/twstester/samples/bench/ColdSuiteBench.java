@@ -14,7 +14,9 @@ import java.util.Map;
  * Benchmark (6): a suite of small tests run from cold, one fresh JVM per engine
  * ({@link ColdSuiteMain}, with this JVM's flags and class path), timed by wall clock from
  * {@code ProcessBuilder.start()} to exit. The engines: the simulator at {@code FULL} (the default
- * a user gets), Spark's {@code TwsTester} and the simulator at {@code FAST}.
+ * a user gets), Spark's {@code TwsTester}, the simulator at {@code FAST}, and TwsTester with each
+ * test also building the simulator's query definition ({@code TWSTESTER_QUERIES}: what the query
+ * definitions' encoders cost, apart from the engines).
  *
  * <p>The expected outputs are computed once, in this JVM, on the simulator at FAST and on
  * TwsTester, which must agree where their semantics do ({@link ColdSuiteScenarios}); every child
@@ -26,7 +28,8 @@ public final class ColdSuiteBench {
     static final List<String[]> ENGINES = List.of(
             new String[] {"twstester simulator FULL (default)", "FULL"},
             new String[] {"Spark's TwsTester", "TWSTESTER"},
-            new String[] {"twstester simulator FAST", "FAST"});
+            new String[] {"twstester simulator FAST", "FAST"},
+            new String[] {"Spark's TwsTester, each test also building the query definition", "TWSTESTER_QUERIES"});
 
     /** The families, in the suite's order. */
     static final List<String> FAMILIES = List.of("cart", "fraud", "counts", "ttl");

@@ -15,8 +15,9 @@ import java.util.Map;
  * ({@link ColdSuiteScenarios}) on one engine and exits, launched by {@link ColdSuiteBench}. No
  * SparkSession. Arguments:
  * <ol>
- *   <li>the engine: {@code FULL} or {@code FAST} (the simulator at that fidelity) or
- *   {@code TWSTESTER} (Spark's TwsTester);</li>
+ *   <li>the engine: {@code FULL} or {@code FAST} (the simulator at that fidelity),
+ *   {@code TWSTESTER} (Spark's TwsTester) or {@code TWSTESTER_QUERIES} (TwsTester, each test also
+ *   building its query definition; see {@link ColdSuiteScenarios#run});</li>
  *   <li>the launcher's {@code System.currentTimeMillis()} just before it started this JVM;</li>
  *   <li>the expectations file ({@code -} for none): one line per scenario, {@code name outputs
  *   comparable-digest full-digest}. Every engine must match the count and the comparable digest,
@@ -49,8 +50,8 @@ public final class ColdSuiteMain {
      */
     static List<ColdSuiteScenarios.Outcome> run(String engine, long launched, long main, Path expectations,
             ColdSuiteScenarios.Sizes sizes, PrintStream out) {
-        if (!List.of("FULL", "FAST", "TWSTESTER").contains(engine)) {
-            throw new IllegalArgumentException("unknown engine " + engine + "; engines: FULL, FAST, TWSTESTER");
+        if (!ColdSuiteScenarios.ENGINES.contains(engine)) {
+            throw new IllegalArgumentException("unknown engine " + engine + "; engines: " + ColdSuiteScenarios.ENGINES);
         }
         List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite = ColdSuiteScenarios.suite(sizes);
         long inputs = System.currentTimeMillis() - launched;
@@ -103,7 +104,7 @@ public final class ColdSuiteMain {
     private static void check(String engine, List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite, List<List<Object>> outputs,
             List<ColdSuiteScenarios.Outcome> outcomes, Path file) {
         Map<String, ColdSuiteScenarios.Outcome> expected = read(file);
-        boolean simulator = !engine.equals("TWSTESTER");
+        boolean simulator = !engine.startsWith("TWSTESTER");
         List<String> problems = new ArrayList<>();
         if (expected.size() != suite.size()) {
             problems.add(file + " has " + expected.size() + " scenarios, the suite " + suite.size()

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 
@@ -596,7 +597,16 @@ public final class ColdSuiteScenarios {
         return String.format("%08x", crc.getValue());
     }
 
-    /** Runs one scenario on {@code engine} ({@code FULL}, {@code FAST} or {@code TWSTESTER}). */
+    /** The engine arguments {@link #run} takes. */
+    static final List<String> ENGINES = List.of("FULL", "FAST", "TWSTESTER", "TWSTESTER_QUERIES");
+
+    /**
+     * Runs one scenario on {@code engine}: {@code FULL} or {@code FAST} (the simulator at that
+     * fidelity), {@code TWSTESTER} (Spark's TwsTester), or {@code TWSTESTER_QUERIES}: the same
+     * TwsTester test that also builds the scenario's query definition first, as a test that keeps
+     * one query for the simulator and live Spark would. That engine isolates what the query
+     * definitions (Spark's encoder inference) cost from what the simulator costs.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static List<Object> run(Scenario<?, ?, ?> s, String engine) {
         Scenario raw = s;
@@ -604,7 +614,11 @@ public final class ColdSuiteScenarios {
             case "FULL" -> runSimulator(raw, Fidelity.FULL);
             case "FAST" -> runSimulator(raw, Fidelity.FAST);
             case "TWSTESTER" -> runTwsTester(raw);
-            default -> throw new IllegalArgumentException("unknown engine " + engine + "; engines: FULL, FAST, TWSTESTER");
+            case "TWSTESTER_QUERIES" -> {
+                Objects.requireNonNull(s.family().query(), "query");
+                yield runTwsTester(raw);
+            }
+            default -> throw new IllegalArgumentException("unknown engine " + engine + "; engines: " + ENGINES);
         };
     }
 
