@@ -132,7 +132,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
             description = "text (default): batch by batch for people; json: one JSON object per batch and line"
-                    + " (with --live or --expect then the other run's batches and a last \"comparison\" line); a file"
+                    + " (with --live or --expect then the other run's batches and a last \"comparison\" line, with"
+                    + " --live its \"endState\"); a file"
                     + " without the watermark column is a \"warning\" line before the batches, and a run that fails"
                     + " ends with a \"failure\" line (exitCode, batchId, key, errorClass, message, file, line, step),"
                     + " with the same exit code.")
