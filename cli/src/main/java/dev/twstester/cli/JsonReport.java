@@ -36,8 +36,8 @@ import dev.twstester.io.RunResultJson;
  * (the end states compared key by key, each difference in the shape of a batch difference, its
  * aspect {@code STATE}, {@code TIMERS}, {@code BATCH_ID}, {@code EVICTION_WATERMARK} or
  * {@code LATE_WATERMARK}) or {@code "endState":{"compared":false,"reason":"..."}}, and
- * {@code same} is false when the batches or the end states differ. Before the first batch, a file without a value in the query's watermark column
- * on any row is a line {@code {"warning":{"file":"002.jsonl","path":"events/002.jsonl",
+ * {@code same} is false when the batches or the end states differ. Before the first batch, a file
+ * without a value in the query's watermark column on any row is a line {@code {"warning":{"file":"002.jsonl","path":"events/002.jsonl",
  * "column":"ts","rows":3,"message":"..."}}}. A replay that fails ends with one line
  * {@code {"failure":{"exitCode":4,"batchId":4,"key":"cy","errorClass":"...","message":"...",
  * "file":"003.jsonl","path":"...","line":null,"step":"input 003.jsonl at=current","stepFrom":"options"}}}

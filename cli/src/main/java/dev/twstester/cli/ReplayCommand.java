@@ -186,8 +186,9 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--no-compare-state",
             description = "With --live: compare the batches only, not the end states (saves reading live Spark's"
-                    + " checkpoint after the run, about 1 to 1.5 s), e.g. for a processor that keeps the wall"
-                    + " clock's time or a random id in state, which the two runs cannot share.")
+                    + " checkpoint after the run: a few small Spark jobs, under a second to about 2 s), e.g. for a"
+                    + " processor that keeps the wall clock's time or a random id in state, which the two runs cannot"
+                    + " share.")
     private boolean noCompareState;
 
     @Option(names = "--from-checkpoint", paramLabel = "<folder>",
