@@ -13,7 +13,8 @@ import picocli.CommandLine;
  * <table>
  *   <caption>Exit codes</caption>
  *   <tr><td>0</td><td>the replay ran (and, with {@code --live} or {@code --expect}, matched)</td></tr>
- *   <tr><td>1</td><td>live Spark or the expected run differs from the simulator</td></tr>
+ *   <tr><td>1</td><td>live Spark (a batch or the end state) or the expected run differs from the
+ *       simulator</td></tr>
  *   <tr><td>2</td><td>usage: a bad option, path, query class or replay plan</td></tr>
  *   <tr><td>3</td><td>an input file is not valid for the query's input schema</td></tr>
  *   <tr><td>4</td><td>the processor threw (or Spark raised an error class) in a batch, or with
@@ -35,7 +36,8 @@ public final class ExitCodes implements CommandLine.IExitCodeExceptionMapper {
     /** The exit-code table of {@code --help}: {@code code:description}. */
     static final String HEADING = "%nExit codes:%n";
     static final String OK_LINE = "0:the replay ran (with --live or --expect: and matched)";
-    static final String DIFFERENCE_LINE = "1:live Spark (--live) or the expected run (--expect) differs";
+    static final String DIFFERENCE_LINE = "1:live Spark (--live: a batch or the end state) or the expected run"
+            + " (--expect) differs";
     static final String USAGE_LINE = "2:usage: bad option, path, --query class or replay plan";
     static final String INVALID_INPUT_LINE = "3:an input file is not valid JSON lines for the query's input schema";
     static final String PROCESSOR_LINE = "4:the processor threw or Spark raised an error class in a batch, or"

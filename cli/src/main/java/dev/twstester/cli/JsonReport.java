@@ -31,8 +31,13 @@ import dev.twstester.io.RunResultJson;
  * {@code --expect} the lines carry {@code "engine":"simulator"}, the other run's batches follow
  * ({@code "engine":"spark"} or {@code "expected"}), and a last line
  * {@code {"comparison":{"left":"simulator","right":"spark","same":true,"differences":[...]}}} ends
- * the output. Before the first batch, a file without a value in the query's watermark column
- * on any row is a line {@code {"warning":{"file":"002.jsonl","path":"events/002.jsonl",
+ * the output; with {@code --live} it also has
+ * {@code "endState":{"compared":true,"afterBatch":5,"keys":1,"same":true,"differences":[...]}}
+ * (the end states compared key by key, each difference in the shape of a batch difference, its
+ * aspect {@code STATE}, {@code TIMERS}, {@code BATCH_ID}, {@code EVICTION_WATERMARK} or
+ * {@code LATE_WATERMARK}) or {@code "endState":{"compared":false,"reason":"..."}}, and
+ * {@code same} is false when the batches or the end states differ. Before the first batch, a file
+ * without a value in the query's watermark column on any row is a line {@code {"warning":{"file":"002.jsonl","path":"events/002.jsonl",
  * "column":"ts","rows":3,"message":"..."}}}. A replay that fails ends with one line
  * {@code {"failure":{"exitCode":4,"batchId":4,"key":"cy","errorClass":"...","message":"...",
  * "file":"003.jsonl","path":"...","line":null,"step":"input 003.jsonl at=current","stepFrom":"options"}}}
@@ -182,14 +187,30 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
 
     @Override
     public void comparison(String otherName, String otherTitle, RunResult<K, I, O> other,
-            List<RunDifference> differences, Map<Long, BatchCause> causes) {
+            List<RunDifference> differences, Map<Long, BatchCause> causes, EndState endState) {
         for (BatchResult<K, I, O> b : other.batches()) {
             print(batchJson(b, causes.get(b.batchId()), otherName));
         }
         ObjectNode line = JSON.createObjectNode();
         ObjectNode comparison = line.putObject("comparison");
-        comparison.put("left", "simulator").put("right", otherName).put("same", differences.isEmpty());
-        ArrayNode list = comparison.putArray("differences");
+        comparison.put("left", "simulator").put("right", otherName)
+                .put("same", differences.isEmpty() && (endState == null || endState.same()));
+        differences(comparison.putArray("differences"), differences);
+        if (endState != null) {
+            ObjectNode state = comparison.putObject("endState").put("compared", endState.compared());
+            if (endState.compared()) {
+                state.put("afterBatch", endState.afterBatch()).put("keys", endState.keys())
+                        .put("same", endState.same());
+                differences(state.putArray("differences"), endState.differences());
+            } else {
+                state.put("reason", endState.notCompared());
+            }
+        }
+        print(line);
+    }
+
+    /** Each difference as {@code {"batchId":..,"aspect":..,"key":..,"message":..}}. */
+    private static void differences(ArrayNode list, List<RunDifference> differences) {
         for (RunDifference d : differences) {
             ObjectNode diff = list.addObject();
             diff.put("batchId", d.batchId());
@@ -197,7 +218,6 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
             diff.put("key", d.key() == null ? null : RowFormat.anyKeyText(d.key()));
             diff.put("message", d.message());
         }
-        print(line);
     }
 
     private void print(JsonNode line) {

@@ -24,6 +24,7 @@ import dev.twstester.sim.NondeterministicBatchException;
 import dev.twstester.sim.TimelinePage;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.CheckpointState;
+import dev.twstester.spark.LiveOutcome;
 import dev.twstester.spark.LiveRunner;
 
 /**
@@ -64,8 +65,11 @@ final class Replay<K, I, O> {
      * @param realTime     real-time mode: one {@code handleInputRows} call per input row
      * @param keepRows     how many rows the first reading of the files keeps for the batches (the
      *                     others are read again when their batch runs); see {@link EventInputs}
+     * @param compareState with {@code live}: also compare the end states (the simulator's
+     *                     {@code snapshot()} after the last step with the state read from live
+     *                     Spark's checkpoint) once the batches agree
      */
-    record Settings(boolean showState, boolean checkRetries, boolean realTime, long keepRows) {}
+    record Settings(boolean showState, boolean checkRetries, boolean realTime, long keepRows, boolean compareState) {}
 
     Replay(TwsQuery<K, I, O> query, String queryName, ReplayPlan plan, Report<K, I, O> report, PrintWriter err,
             PrintWriter progress, Settings settings) {
@@ -204,11 +208,13 @@ final class Replay<K, I, O> {
         if (keepRun) {
             RunResult<K, I, O> simulated = sim.history();
             if (live) {
-                exit = Math.max(exit, compareWithLive(simulated, scenario(inputs), causes));
+                exit = Math.max(exit, compareWithLive(sim, simulated, scenario(inputs), causes));
             }
             if (expected != null) {
                 RunResult<K, I, O> saved = ExpectedRun.read(expected, query);
-                exit = Math.max(exit, compare("expected", "expected run " + expected, simulated, saved, causes));
+                List<RunDifference> differences = batchDifferences("expected", simulated, saved);
+                report.comparison("expected", "expected run " + expected, saved, differences, causes, null);
+                exit = Math.max(exit, summarize("expected run " + expected, differences));
             }
         }
         return exit;
@@ -374,30 +380,64 @@ final class Replay<K, I, O> {
         return new Scenario<>(steps);
     }
 
-    private int compareWithLive(RunResult<K, I, O> simulated, Scenario<I> scenario, Map<Long, BatchCause> causes) {
-        progress.println("twstester: running the same steps on live Spark (local, RocksDB state store); "
-                + "starting Spark takes a few seconds");
+    /**
+     * Runs the steps on live Spark and compares its batches with {@code simulated}, {@code sim}'s
+     * run; then, unless {@link Settings#compareState()} is off or the batches differ, the end
+     * states: {@code sim}'s snapshot (taken now, after the last step of that same run) with the
+     * state live Spark's checkpoint holds after its last batch.
+     */
+    private int compareWithLive(TwsSimulator<K, I, O> sim, RunResult<K, I, O> simulated, Scenario<I> scenario,
+            Map<Long, BatchCause> causes) {
+        boolean withState = settings.compareState();
+        dev.twstester.sim.StateSnapshot simulatedState = withState ? sim.snapshot() : null;
+        progress.println("twstester: running the same steps on live Spark (local, RocksDB state store"
+                + (withState ? "; then reading its end state from the checkpoint" : "")
+                + "); starting Spark takes a few seconds");
         progress.flush();
         long started = System.nanoTime();
-        RunResult<K, I, O> live = LiveRunner.of(query).run(scenario);
-        progress.println("twstester: live Spark ran " + live.batches().size() + " batches in "
+        LiveRunner<K, I, O> runner = LiveRunner.of(query);
+        LiveOutcome<K, I, O> live = withState ? runner.runWithEndState(scenario)
+                : new LiveOutcome<>(runner.run(scenario), null);
+        progress.println("twstester: live Spark ran " + live.run().batches().size() + " batches"
+                + (withState ? " and its end state was read" : "") + " in "
                 + String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - started) / 1e9));
         progress.flush();
-        return compare("spark", "live Spark", simulated, live, causes);
+        List<RunDifference> differences = batchDifferences("spark", simulated, live.run());
+        Report.EndState endState;
+        if (!withState) {
+            endState = Report.EndState.notCompared("--no-compare-state");
+        } else if (!differences.isEmpty()) {
+            endState = Report.EndState.notCompared("the batches differ; the end states are compared when they agree");
+        } else {
+            endState = Report.EndState.compared(simulatedState.nextBatchId() - 1, sim.state().keys().size(),
+                    RunComparison.simulatorVsSpark().stateDifferences(simulatedState, live.endState()));
+        }
+        report.comparison("spark", "live Spark", live.run(), differences, causes, endState);
+        int exit = summarize("live Spark", differences);
+        if (!endState.same()) {
+            List<RunDifference> found = endState.differences();
+            err.println("twstester: live Spark's end state differs from the simulator's (" + found.size()
+                    + (found.size() == 1 ? " difference" : " differences") + ", first: "
+                    + found.get(0).message().lines().findFirst().orElse("") + ")");
+            exit = ExitCodes.DIFFERENCE;
+        }
+        return exit;
     }
 
-    private int compare(String otherName, String otherTitle, RunResult<K, I, O> simulated, RunResult<K, I, O> other,
-            Map<Long, BatchCause> causes) {
-        List<RunDifference> differences = new ArrayList<>(
-                RunComparison.between("simulator", otherName).differences(simulated, other));
-        report.comparison(otherName, otherTitle, other, differences, causes);
-        if (!differences.isEmpty()) {
-            err.println("twstester: " + otherTitle + " differs from the simulator ("
-                    + differences.size() + (differences.size() == 1 ? " difference" : " differences")
-                    + ", first in batch " + differences.get(0).batchId() + ")");
-            return ExitCodes.DIFFERENCE;
+    private static List<RunDifference> batchDifferences(String otherName, RunResult<?, ?, ?> simulated,
+            RunResult<?, ?, ?> other) {
+        return RunComparison.between("simulator", otherName).differences(simulated, other);
+    }
+
+    /** The stderr line for batch differences with {@code otherTitle}'s run, and the exit code they mean. */
+    private int summarize(String otherTitle, List<RunDifference> differences) {
+        if (differences.isEmpty()) {
+            return ExitCodes.OK;
         }
-        return ExitCodes.OK;
+        err.println("twstester: " + otherTitle + " differs from the simulator ("
+                + differences.size() + (differences.size() == 1 ? " difference" : " differences")
+                + ", first in batch " + differences.get(0).batchId() + ")");
+        return ExitCodes.DIFFERENCE;
     }
 
     /** A batch failed: the processor threw or misused the state API, or the key function or input encoder failed. */

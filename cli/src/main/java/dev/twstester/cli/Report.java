@@ -56,8 +56,42 @@ interface Report<K, I, O> {
 
     /**
      * The simulator's run compared with another ({@code otherName}: {@code spark} or {@code expected});
-     * {@code causes} labels the other run's batches by batch id.
+     * {@code causes} labels the other run's batches by batch id; {@code endState} is the comparison
+     * of the two runs' end states ({@code --live}), or null when the other run has none ({@code --expect}).
      */
     void comparison(String otherName, String otherTitle, RunResult<K, I, O> other, List<RunDifference> differences,
-            Map<Long, BatchCause> causes);
+            Map<Long, BatchCause> causes, EndState endState);
+
+    /**
+     * The end states of a {@code --live} replay compared: the simulator's {@code snapshot()} after
+     * its last step against the state live Spark's checkpoint holds after the same steps, key by key
+     * ({@code RunComparison#stateDifferences}), or why they were not compared.
+     *
+     * @param afterBatch  the last batch both runs ran (-1 when none ran)
+     * @param keys        the keys the simulator ended with state or timers for
+     * @param differences the differences found, in {@code stateDifferences}' order (empty when the
+     *                    states are the same or were not compared)
+     * @param notCompared why the end states were not compared, or null when they were
+     */
+    record EndState(long afterBatch, int keys, List<RunDifference> differences, String notCompared) {
+        public EndState {
+            differences = List.copyOf(differences);
+        }
+
+        static EndState compared(long afterBatch, int keys, List<RunDifference> differences) {
+            return new EndState(afterBatch, keys, differences, null);
+        }
+
+        static EndState notCompared(String why) {
+            return new EndState(-1, 0, List.of(), why);
+        }
+
+        boolean compared() {
+            return notCompared == null;
+        }
+
+        boolean same() {
+            return differences.isEmpty();
+        }
+    }
 }

@@ -261,23 +261,51 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
 
     @Override
     public void comparison(String otherName, String otherTitle, RunResult<K, I, O> other,
-            List<RunDifference> differences, Map<Long, BatchCause> causes) {
+            List<RunDifference> differences, Map<Long, BatchCause> causes, EndState endState) {
         if (differences.isEmpty()) {
             // RunComparison compares metrics where both runs have them; the simulator always does
             boolean metrics = other.batches().stream().noneMatch(b -> b.metrics().isEmpty());
             out.println(otherTitle + ": " + count(other.batches().size(), "batch", "batches")
                     + ", the same as the simulator's (ids, watermarks, batch timestamps, late rows, outputs, timers"
                     + (metrics ? ", metrics)" : ")"));
+        } else {
+            out.println(otherTitle + " differs from the simulator: "
+                    + count(differences.size(), "difference", "differences"));
+            for (RunDifference d : differences) {
+                out.println(d.message());
+            }
+            out.println(otherTitle + ", batch by batch:");
+            for (BatchResult<K, I, O> b : other.batches()) {
+                BatchCause cause = causes.get(b.batchId());
+                printBatch(b, cause == null ? BatchCause.unknown(b.hadInput()) : cause.label(b.hadInput()));
+            }
+        }
+        if (endState != null) {
+            printEndState(otherTitle, endState);
+        }
+    }
+
+    /**
+     * {@code live Spark's end state after batch 5: the same as the simulator's (...)}, or the
+     * differences, each as {@code RunComparison#stateDifferences} words it, or why it was not compared.
+     */
+    private void printEndState(String otherTitle, EndState endState) {
+        String title = otherTitle + "'s end state";
+        if (!endState.compared()) {
+            out.println(title + ": not compared (" + endState.notCompared() + ")");
             return;
         }
-        out.println(otherTitle + " differs from the simulator: " + count(differences.size(), "difference", "differences"));
-        for (RunDifference d : differences) {
-            out.println(d.message());
+        String after = endState.afterBatch() < 0 ? " (no batch ran)" : " after batch " + endState.afterBatch();
+        if (endState.same()) {
+            out.println(title + after + ": the same as the simulator's (" + count(endState.keys(),
+                    "key", "keys") + " with state or timers: every state variable's values with their TTL"
+                    + " expirations, the registered timers, the next batch id, the watermarks)");
+            return;
         }
-        out.println(otherTitle + ", batch by batch:");
-        for (BatchResult<K, I, O> b : other.batches()) {
-            BatchCause cause = causes.get(b.batchId());
-            printBatch(b, cause == null ? BatchCause.unknown(b.hadInput()) : cause.label(b.hadInput()));
+        out.println(title + after + " differs from the simulator's: "
+                + count(endState.differences().size(), "difference", "differences"));
+        for (RunDifference d : endState.differences()) {
+            out.println(d.message());
         }
     }
 

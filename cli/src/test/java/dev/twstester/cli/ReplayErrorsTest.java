@@ -178,6 +178,11 @@ class ReplayErrorsTest {
         assertThat(badAt.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(badAt.err()).isEqualTo("--at 009.jsonl=...: no such input file; the files are"
                 + " [001.jsonl, 002.jsonl, 003.jsonl]\n");
+
+        Cli.Result noLive = Cli.run("replay", cart.toString(), "--query", CART, "--no-compare-state");
+        assertThat(noLive.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noLive.err()).isEqualTo("--no-compare-state needs --live: it leaves the end states out of the"
+                + " comparison with live Spark\n");
     }
 
     @Test
@@ -201,7 +206,8 @@ class ReplayErrorsTest {
         assertThat(r.out()).contains("""
                 Exit codes:
                   0    the replay ran (with --live or --expect: and matched)
-                  1    live Spark (--live) or the expected run (--expect) differs
+                  1    live Spark (--live: a batch or the end state) or the expected run
+                         (--expect) differs
                   2    usage: bad option, path, --query class or replay plan
                   3    an input file is not valid JSON lines for the query's input schema
                   4    the processor threw or Spark raised an error class in a batch, or
