@@ -13,6 +13,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
 import org.apache.spark.sql.streaming.ValueState;
 
+import dev.twstester.Scenario;
 import dev.twstester.TwsChain;
 import dev.twstester.TwsQuery;
 
@@ -124,8 +125,64 @@ public final class ChainProcessors {
                 .build();
     }
 
+    /**
+     * The first part of the checkpoint stories (simulator and live): batches 0 to 3 leave state in
+     * both operators, an upstream timer at 44000 and downstream timers at 20000 to 34000; the
+     * watermark is then 19000.
+     */
+    public static Scenario<Event> firstPart() {
+        return Scenario.<Event>builder()
+                .batch(List.of(new Event("a1", 10000, "timer+5"), new Event("b1", 20000, "x"), new Event("a2", 12000, "x")))
+                .batch(List.of(new Event("a1", 24000, "timer+20")))
+                .build();
+    }
+
+    /** The rest of the checkpoint stories: a late row, then the watermark past every timer (batches 4 to 7). */
+    public static Scenario<Event> restPart() {
+        return Scenario.<Event>builder()
+                .batch(List.of(new Event("c1", 40000, "x"), new Event("a2", 18000, "late")))
+                .batch(List.of(new Event("a1", 60000, "x")))
+                .build();
+    }
+
     /** Relay, then Tally in EventTime mode. */
     public static TwsChain<String, Event, OutEvent, String, OutEvent> chain() {
         return TwsChain.of(relay(), tally(TimeMode.EventTime()));
+    }
+
+    /** A downstream keyed by the length of the user name: another grouping key type than Tally's. */
+    public static class ByLength extends StatefulProcessor<Integer, OutEvent, OutEvent> {
+        private transient ValueState<Long> seen;
+
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            seen = getHandle().getValueState("seen", Encoders.LONG(), TTLConfig.NONE());
+        }
+
+        @Override
+        public scala.collection.Iterator<OutEvent> handleInputRows(Integer length, scala.collection.Iterator<OutEvent> rows,
+                TimerValues timerValues) {
+            while (rows.hasNext()) {
+                rows.next();
+                seen.update(seen.exists() ? seen.get() + 1 : 1L);
+            }
+            return CollectionConverters.asScala(List.<OutEvent>of().iterator());
+        }
+
+        @Override
+        public scala.collection.Iterator<OutEvent> handleExpiredTimer(Integer length, TimerValues timerValues,
+                ExpiredTimerInfo info) {
+            return CollectionConverters.asScala(List.<OutEvent>of().iterator());
+        }
+    }
+
+    /** Relay, then {@link ByLength} in EventTime mode: a chain of another downstream key type than {@link #chain()}. */
+    public static TwsChain<String, Event, OutEvent, Integer, OutEvent> byLength() {
+        return TwsChain.of(relay(), TwsQuery.<Integer, OutEvent, OutEvent>builder(ByLength::new)
+                .keyBy(e -> e.getKey().length(), Encoders.INT())
+                .input(Encoders.bean(OutEvent.class))
+                .output(Encoders.bean(OutEvent.class))
+                .timeMode(TimeMode.EventTime())
+                .build());
     }
 }

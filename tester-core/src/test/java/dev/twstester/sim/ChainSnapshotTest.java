@@ -11,14 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.streaming.ExpiredTimerInfo;
-import org.apache.spark.sql.streaming.OutputMode;
-import org.apache.spark.sql.streaming.StatefulProcessor;
-import org.apache.spark.sql.streaming.TTLConfig;
-import org.apache.spark.sql.streaming.TimeMode;
-import org.apache.spark.sql.streaming.TimerValues;
 import org.apache.spark.sql.streaming.Trigger;
-import org.apache.spark.sql.streaming.ValueState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,11 +19,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.ChainResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunComparison;
-import dev.twstester.Scenario;
 import dev.twstester.TwsChain;
-import dev.twstester.TwsQuery;
-
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * {@link ChainSimulator#snapshot()} and {@link ChainSimulator#restore}: a chain restored from a
@@ -49,20 +38,6 @@ class ChainSnapshotTest {
         return new OutEvent(key, at, what);
     }
 
-    private static Scenario<Event> firstPart() {
-        return Scenario.<Event>builder()
-                .batch(List.of(new Event("a1", 10000, "timer+5"), new Event("b1", 20000, "x"), new Event("a2", 12000, "x")))
-                .batch(List.of(new Event("a1", 24000, "timer+20")))
-                .build();
-    }
-
-    private static Scenario<Event> restPart() {
-        return Scenario.<Event>builder()
-                .batch(List.of(new Event("c1", 40000, "x"), new Event("a2", 18000, "late")))
-                .batch(List.of(new Event("a1", 60000, "x")))
-                .build();
-    }
-
     private static void assertSame(ChainResult<?, ?, ?, ?, ?> expected, ChainResult<?, ?, ?, ?, ?> actual) {
         SAME.assertSame(expected.upstream(), actual.upstream());
         SAME.assertSame(expected.downstream(), actual.downstream());
@@ -77,9 +52,9 @@ class ChainSnapshotTest {
     @Test
     void a_chain_restored_from_a_snapshot_runs_the_rest_as_the_uninterrupted_chain() {
         ChainSimulator<String, Event, OutEvent, String, OutEvent> uninterrupted = new ChainSimulator<>(ChainProcessors.chain());
-        ChainResult<String, Event, OutEvent, String, OutEvent> first = uninterrupted.run(firstPart());
+        ChainResult<String, Event, OutEvent, String, OutEvent> first = uninterrupted.run(ChainProcessors.firstPart());
         ChainSnapshot checkpoint = uninterrupted.snapshot();
-        ChainResult<String, Event, OutEvent, String, OutEvent> rest = uninterrupted.run(restPart());
+        ChainResult<String, Event, OutEvent, String, OutEvent> rest = uninterrupted.run(ChainProcessors.restPart());
 
         // one position for the query: batches 0 to 3 ran (two data batches, each with its no-data batch)
         assertThat(first.upstream().batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L, 2L, 3L);
@@ -101,7 +76,7 @@ class ChainSnapshotTest {
         assertThat(restored.state().timers("a")).containsExactly(ms(20000), ms(22000), ms(25000), ms(34000));
         assertSameState(checkpoint, restored.snapshot());
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> replayed = restored.run(restPart());
+        ChainResult<String, Event, OutEvent, String, OutEvent> replayed = restored.run(ChainProcessors.restPart());
 
         assertSame(rest, replayed);
         assertThat(replayed.upstream().batches()).extracting(BatchResult::batchId).containsExactly(4L, 5L, 6L, 7L);
@@ -119,17 +94,17 @@ class ChainSnapshotTest {
     @Test
     void a_saved_chain_snapshot_loads_and_restores(@TempDir Path dir) throws IOException {
         ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
-        sim.run(firstPart());
+        sim.run(ChainProcessors.firstPart());
         Path file = dir.resolve("chain.snapshot");
         sim.snapshot().save(file);
-        ChainResult<String, Event, OutEvent, String, OutEvent> rest = sim.run(restPart());
+        ChainResult<String, Event, OutEvent, String, OutEvent> rest = sim.run(ChainProcessors.restPart());
 
         ChainSnapshot loaded = ChainSnapshot.load(file);
         ChainSimulator<String, Event, OutEvent, String, OutEvent> restored = new ChainSimulator<>(ChainProcessors.chain());
         restored.restore(loaded);
 
         assertThat(loaded.nextBatchId()).isEqualTo(4);
-        assertSame(rest, restored.run(restPart()));
+        assertSame(rest, restored.run(ChainProcessors.restPart()));
         // a single operator's snapshot file is no chain snapshot
         Path single = dir.resolve("single.snapshot");
         loaded.upstream().save(single);
@@ -211,45 +186,10 @@ class ChainSnapshotTest {
         return new ChainResult<>(new dev.twstester.RunResult<>(up), new dev.twstester.RunResult<>(down));
     }
 
-    /** A downstream keyed by the length of the user name: another grouping key type than Tally's. */
-    public static class ByLength extends StatefulProcessor<Integer, OutEvent, OutEvent> {
-        private transient ValueState<Long> seen;
-
-        @Override
-        public void init(OutputMode outputMode, TimeMode timeMode) {
-            seen = getHandle().getValueState("seen", Encoders.LONG(), TTLConfig.NONE());
-        }
-
-        @Override
-        public scala.collection.Iterator<OutEvent> handleInputRows(Integer length, scala.collection.Iterator<OutEvent> rows,
-                TimerValues timerValues) {
-            while (rows.hasNext()) {
-                rows.next();
-                seen.update(seen.exists() ? seen.get() + 1 : 1L);
-            }
-            return CollectionConverters.asScala(List.<OutEvent>of().iterator());
-        }
-
-        @Override
-        public scala.collection.Iterator<OutEvent> handleExpiredTimer(Integer length, TimerValues timerValues,
-                ExpiredTimerInfo info) {
-            return CollectionConverters.asScala(List.<OutEvent>of().iterator());
-        }
-    }
-
-    private static TwsChain<String, Event, OutEvent, Integer, OutEvent> byLength() {
-        return TwsChain.of(ChainProcessors.relay(), TwsQuery.<Integer, OutEvent, OutEvent>builder(ByLength::new)
-                .keyBy(e -> e.getKey().length(), Encoders.INT())
-                .input(Encoders.bean(OutEvent.class))
-                .output(Encoders.bean(OutEvent.class))
-                .timeMode(TimeMode.EventTime())
-                .build());
-    }
-
     @Test
     void a_snapshot_of_another_chain_is_refused_and_the_simulator_stays_as_it_was() {
-        ChainSimulator<String, Event, OutEvent, Integer, OutEvent> other = new ChainSimulator<>(byLength());
-        other.run(firstPart());
+        ChainSimulator<String, Event, OutEvent, Integer, OutEvent> other = new ChainSimulator<>(ChainProcessors.byLength());
+        other.run(ChainProcessors.firstPart());
         ChainSnapshot foreign = other.snapshot();
         ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
         sim.runBatch(new Event("c1", 30000, "x"));
@@ -274,7 +214,7 @@ class ChainSnapshotTest {
                         + Encoders.INT() + " differs from this query's " + Encoders.STRING() + " (processor "
                         + ChainProcessors.Relay.class.getName() + ")");
         // and a chain restores what it took
-        ChainSimulator<String, Event, OutEvent, Integer, OutEvent> same = new ChainSimulator<>(byLength());
+        ChainSimulator<String, Event, OutEvent, Integer, OutEvent> same = new ChainSimulator<>(ChainProcessors.byLength());
         same.restore(foreign);
         assertThat(same.state().value("seen", 2)).contains(5L); // 4 rows and a1's timer output at 15000
     }
@@ -302,11 +242,11 @@ class ChainSnapshotTest {
     void a_single_query_snapshot_of_another_key_type_is_refused_before_the_simulator_stops() {
         TwsSimulator<String, Event, OutEvent> relay = new TwsSimulator<>(ChainProcessors.relay());
         relay.runBatch(new Event("a1", 10000, "x"));
-        TwsSimulator<Integer, OutEvent, OutEvent> other = new TwsSimulator<>(byLength().downstream());
+        TwsSimulator<Integer, OutEvent, OutEvent> other = new TwsSimulator<>(ChainProcessors.byLength().downstream());
 
         assertThatThrownBy(() -> other.restore(relay.snapshot())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("cannot restore the snapshot: its grouping key encoder " + Encoders.STRING()
-                        + " differs from this query's " + Encoders.INT() + " (processor " + ByLength.class.getName()
+                        + " differs from this query's " + Encoders.INT() + " (processor " + ChainProcessors.ByLength.class.getName()
                         + "); restore it into the query it was taken from, then deploy a new version with restartWith(next)");
         assertThat(other.isRunning()).isTrue();
     }
