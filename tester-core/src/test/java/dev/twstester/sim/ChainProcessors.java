@@ -3,6 +3,7 @@ package dev.twstester.sim;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -66,7 +67,7 @@ public final class ChainProcessors {
      * or 1 s after the batch's processing time (ProcessingTime mode); the timer emits
      * "count=N from USER" at its expiry. A row "boom" throws.
      */
-    public static class Tally extends StatefulProcessor<String, OutEvent, OutEvent> {
+    public static class Tally<K> extends StatefulProcessor<K, OutEvent, OutEvent> {
         private transient ValueState<Long> count;
         private transient ValueState<String> last;
         private boolean processingTime;
@@ -79,7 +80,7 @@ public final class ChainProcessors {
         }
 
         @Override
-        public scala.collection.Iterator<OutEvent> handleInputRows(String team, scala.collection.Iterator<OutEvent> rows,
+        public scala.collection.Iterator<OutEvent> handleInputRows(K team, scala.collection.Iterator<OutEvent> rows,
                 TimerValues timerValues) {
             while (rows.hasNext()) {
                 OutEvent e = rows.next();
@@ -95,9 +96,9 @@ public final class ChainProcessors {
         }
 
         @Override
-        public scala.collection.Iterator<OutEvent> handleExpiredTimer(String team, TimerValues timerValues,
+        public scala.collection.Iterator<OutEvent> handleExpiredTimer(K team, TimerValues timerValues,
                 ExpiredTimerInfo info) {
-            OutEvent out = new OutEvent(team, info.getExpiryTimeInMs(), "count=" + count.get() + " from " + last.get());
+            OutEvent out = new OutEvent(String.valueOf(team), info.getExpiryTimeInMs(), "count=" + count.get() + " from " + last.get());
             return CollectionConverters.asScala(List.of(out).iterator());
         }
     }
@@ -145,40 +146,33 @@ public final class ChainProcessors {
                 .build();
     }
 
+    /**
+     * One generated batch's rows (1 to 4) around event time {@code base}: users a1, a2, b1, c1, c2,
+     * some rows at or before the late watermark, most registering an upstream timer.
+     */
+    public static List<Event> randomRows(SplittableRandom random, long base) {
+        String[] users = {"a1", "a2", "b1", "c1", "c2"};
+        List<Event> rows = new ArrayList<>();
+        int n = 1 + random.nextInt(4);
+        for (int r = 0; r < n; r++) {
+            long ts = base + random.nextInt(-8, 9) * 1000L; // some at or before the late watermark
+            String cmd = random.nextInt(3) == 0 ? "x" : "timer+" + (1 + random.nextInt(8));
+            rows.add(new Event(users[random.nextInt(users.length)], Math.max(ts, 1000), cmd));
+        }
+        return rows;
+    }
+
     /** Relay, then Tally in EventTime mode. */
     public static TwsChain<String, Event, OutEvent, String, OutEvent> chain() {
         return TwsChain.of(relay(), tally(TimeMode.EventTime()));
     }
 
-    /** A downstream keyed by the length of the user name: another grouping key type than Tally's. */
-    public static class ByLength extends StatefulProcessor<Integer, OutEvent, OutEvent> {
-        private transient ValueState<Long> seen;
-
-        @Override
-        public void init(OutputMode outputMode, TimeMode timeMode) {
-            seen = getHandle().getValueState("seen", Encoders.LONG(), TTLConfig.NONE());
-        }
-
-        @Override
-        public scala.collection.Iterator<OutEvent> handleInputRows(Integer length, scala.collection.Iterator<OutEvent> rows,
-                TimerValues timerValues) {
-            while (rows.hasNext()) {
-                rows.next();
-                seen.update(seen.exists() ? seen.get() + 1 : 1L);
-            }
-            return CollectionConverters.asScala(List.<OutEvent>of().iterator());
-        }
-
-        @Override
-        public scala.collection.Iterator<OutEvent> handleExpiredTimer(Integer length, TimerValues timerValues,
-                ExpiredTimerInfo info) {
-            return CollectionConverters.asScala(List.<OutEvent>of().iterator());
-        }
-    }
-
-    /** Relay, then {@link ByLength} in EventTime mode: a chain of another downstream key type than {@link #chain()}. */
+    /**
+     * Relay, then Tally in EventTime mode keyed by the length of the user name: a chain of another
+     * downstream key type than {@link #chain()}'s.
+     */
     public static TwsChain<String, Event, OutEvent, Integer, OutEvent> byLength() {
-        return TwsChain.of(relay(), TwsQuery.<Integer, OutEvent, OutEvent>builder(ByLength::new)
+        return TwsChain.of(relay(), TwsQuery.<Integer, OutEvent, OutEvent>builder(Tally::new)
                 .keyBy(e -> e.getKey().length(), Encoders.INT())
                 .input(Encoders.bean(OutEvent.class))
                 .output(Encoders.bean(OutEvent.class))

@@ -158,19 +158,11 @@ class ChainSnapshotTest {
     }
 
     private static List<List<Event>> generate(SplittableRandom random) {
-        String[] users = {"a1", "a2", "b1", "c1", "c2"};
         List<List<Event>> batches = new ArrayList<>();
         long base = 10_000;
         int n = 2 + random.nextInt(5);
         for (int s = 0; s < n; s++) {
-            List<Event> rows = new ArrayList<>();
-            int count = 1 + random.nextInt(4);
-            for (int r = 0; r < count; r++) {
-                long ts = Math.max(1000, base + random.nextInt(-8, 9) * 1000L); // some late
-                String cmd = random.nextInt(3) == 0 ? "x" : "timer+" + (1 + random.nextInt(8));
-                rows.add(new Event(users[random.nextInt(users.length)], ts, cmd));
-            }
-            batches.add(rows);
+            batches.add(ChainProcessors.randomRows(random, base));
             base += random.nextInt(0, 12) * 1000L;
         }
         return batches;
@@ -216,7 +208,7 @@ class ChainSnapshotTest {
         // and a chain restores what it took
         ChainSimulator<String, Event, OutEvent, Integer, OutEvent> same = new ChainSimulator<>(ChainProcessors.byLength());
         same.restore(foreign);
-        assertThat(same.state().value("seen", 2)).contains(5L); // 4 rows and a1's timer output at 15000
+        assertThat(same.state().value("count", 2)).contains(5L); // 4 rows and a1's timer output at 15000
     }
 
     @Test
@@ -246,7 +238,7 @@ class ChainSnapshotTest {
 
         assertThatThrownBy(() -> other.restore(relay.snapshot())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("cannot restore the snapshot: its grouping key encoder " + Encoders.STRING()
-                        + " differs from this query's " + Encoders.INT() + " (processor " + ChainProcessors.ByLength.class.getName()
+                        + " differs from this query's " + Encoders.INT() + " (processor " + ChainProcessors.Tally.class.getName()
                         + "); restore it into the query it was taken from, then deploy a new version with restartWith(next)");
         assertThat(other.isRunning()).isTrue();
     }

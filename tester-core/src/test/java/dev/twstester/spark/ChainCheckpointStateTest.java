@@ -129,8 +129,9 @@ class ChainCheckpointStateTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("the chain's downstream operator: the checkpoint " + checkpoint.toAbsolutePath()
                         + " (operator 0, batch 3) was not written by this version of the query's processor ("
-                        + ChainProcessors.ByLength.class.getName() + "):")
-                .hasMessageContaining("the checkpoint has value state 'count', the query's processor declares none");
+                        + ChainProcessors.Tally.class.getName() + "):")
+                .hasMessageContaining("state variable 'count': the checkpoint's grouping key is struct<value:string>, "
+                        + "the query's key encoder gives struct<value:int>");
         assertThatThrownBy(() -> CheckpointState.of(CHAIN).batchId(8).read(checkpoint))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("batch 8 is not committed in the checkpoint " + checkpoint.toAbsolutePath()
