@@ -77,6 +77,10 @@ import dev.twstester.sim.StateSnapshot;
  * both schemas. That is also where a migration to {@code transformWithState} takes its initial state
  * from (the old checkpoint's state).
  *
+ * <p>A {@link TwsChain}'s query has two stateful operators in its checkpoint:
+ * {@link #of(TwsChain)} reads both, at one batch, into the {@link ChainSnapshot} a
+ * {@code ChainSimulator} restores (see {@link ChainCheckpointState}).
+ *
  * <p>Spark runs on the shared session ({@link LiveSpark#session()}) unless {@link #session} gives
  * one. The state data source and options used exist in Spark 4.0, 4.1 and 4.2.
  *
