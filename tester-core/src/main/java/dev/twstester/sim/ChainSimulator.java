@@ -36,6 +36,8 @@ import dev.twstester.TwsChain;
  * that fails in either operator keeps nothing of either, and its exception propagates.
  *
  * <p>Time, triggers, stops and starts work as in {@link TwsSimulator}, with the upstream's trigger.
+ * {@link #snapshot()} keeps the chain's checkpoint and {@link #restore} starts from one (also from a
+ * real chained query's checkpoint, read with {@code dev.twstester.spark.CheckpointState.of(chain)}).
  *
  * @param <K>  the upstream's grouping key type
  * @param <I>  the query's input row type
@@ -213,6 +215,42 @@ public final class ChainSimulator<K, I, M, K2, O> {
     public ChainResult<K, I, M, K2, O> restart() {
         loop.stop();
         return start();
+    }
+
+    /**
+     * Everything the query's checkpoint would hold now: both operators' state and timers, and the
+     * query's one clock, watermarks and next batch id. Take it between batches; rows waiting in the
+     * source are not part of it.
+     * <pre>{@code
+     * ChainSnapshot checkpoint = sim.snapshot();
+     * ChainSimulator<String, Click, Session, String, PageAlert> other = new ChainSimulator<>(chain);
+     * other.restore(checkpoint);                    // both operators where sim's are
+     * }</pre>
+     */
+    public ChainSnapshot snapshot() {
+        return new ChainSnapshot(upstream.snapshot(), downstream.snapshot());
+    }
+
+    /**
+     * Replaces both operators' state and timers, the watermarks, the clock and the batch id with
+     * {@code snapshot} and starts the query again (see {@link #start()}), as a query restarted from
+     * its checkpoint; the history is kept. The snapshot comes from {@link #snapshot()} of a
+     * simulator of the same chain, or from a real chained query's checkpoint:
+     * <pre>{@code
+     * ChainSnapshot production = CheckpointState.of(chain).read(Path.of("/checkpoints/alerts"));
+     * ChainSimulator<String, Click, Session, String, PageAlert> sim = new ChainSimulator<>(chain);
+     * sim.restore(production);
+     * sim.runBatch(click("ana", "/a", at("10:00")));
+     * }</pre>
+     * Each operator's snapshot is checked as {@link TwsSimulator#restore} checks one (the grouping
+     * key encoder must be that operator's), both before anything changes: a snapshot of another
+     * chain throws {@link IllegalArgumentException} and leaves this simulator as it was.
+     */
+    public ChainResult<K, I, M, K2, O> restore(ChainSnapshot snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot must not be null");
+        return record(loop.restore(List.of(snapshot.upstream(), snapshot.downstream()),
+                List.of("the chain snapshot's upstream", "the chain snapshot's downstream"),
+                "restore a ChainSnapshot into a simulator of the chain it was taken from"));
     }
 
     /** The downstream operator's state and timers (keys of type {@code K2}), read and written between batches. */

@@ -386,13 +386,22 @@ final class Engine<K, I, O> {
         restorePosition(snapshot);
     }
 
-    /** Replaces everything with {@code snapshot}; the caller starts a new run, as Spark restarts from a checkpoint. */
+    /**
+     * Why {@code snapshot} cannot be restored into this query, or null when it can: a snapshot must
+     * come from a query with this grouping key encoder. {@link MicroBatchLoop#restore} asks every
+     * operator before it restores any.
+     */
+    String restoreProblem(StateSnapshot snapshot) {
+        return snapshot.keyEncoder.equals(query.keyEncoder()) ? null : "its grouping key encoder "
+                + snapshot.keyEncoder + " differs from this query's " + query.keyEncoder() + " (processor "
+                + query.userClass().getName() + ")";
+    }
+
+    /**
+     * Replaces everything with {@code snapshot}, which {@link #restoreProblem} accepted; the caller
+     * starts a new run, as Spark restarts from a checkpoint.
+     */
     void restore(StateSnapshot snapshot) {
-        if (!snapshot.keyEncoder.equals(query.keyEncoder())) {
-            throw new IllegalArgumentException("the snapshot's grouping key encoder " + snapshot.keyEncoder
-                    + " differs from this query's " + query.keyEncoder() + "; restore it into the query it was taken "
-                    + "from, then deploy a new version with restartWith(next)");
-        }
         if (snapshot.operator != null) {
             encoding = snapshot.operator.encoding();
         }

@@ -244,6 +244,29 @@ final class MicroBatchLoop<I, R> {
         return ran;
     }
 
+    /**
+     * A restart from a saved checkpoint: {@code checkpoint} holds one snapshot per operator,
+     * upstream first. Every snapshot is checked against its operator before anything changes
+     * ({@link Engine#restoreProblem}; the error names the snapshot as {@code names} does and ends
+     * with {@code remedy}); then the query stops if it runs, every operator takes its snapshot's
+     * state, timers, watermarks, clock and next batch id, and a new run starts ({@link #start()}).
+     */
+    List<R> restore(List<StateSnapshot> checkpoint, List<String> names, String remedy) {
+        for (int i = 0; i < engines.size(); i++) {
+            String problem = engines.get(i).restoreProblem(checkpoint.get(i));
+            if (problem != null) {
+                throw new IllegalArgumentException("cannot restore " + names.get(i) + ": " + problem + "; " + remedy);
+            }
+        }
+        if (running) {
+            stop();
+        }
+        for (int i = 0; i < engines.size(); i++) {
+            engines.get(i).restore(checkpoint.get(i));
+        }
+        return start();
+    }
+
     /** An AvailableNow run: a new query run reads the waiting rows, runs what follows, and ends. */
     private List<R> availableNowRun(Bytes knownKey, Object keyObject) {
         engines.forEach(Engine::restart);

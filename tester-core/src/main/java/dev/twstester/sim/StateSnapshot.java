@@ -96,6 +96,24 @@ public final class StateSnapshot implements Serializable {
         return Instant.ofEpochMilli(processingTimeMs);
     }
 
+    /**
+     * Where the query stood: the clock, the last batch's eviction watermark (the next batch's
+     * late-row filter), the next batch's eviction watermark and the next batch's id.
+     */
+    record Position(long processingTimeMs, long lastBatchWatermarkMs, long watermarkMs, long nextBatchId) {
+        @Override
+        public String toString() {
+            return "next batch " + nextBatchId + " at " + Instant.ofEpochMilli(processingTimeMs) + ", watermark "
+                    + Instant.ofEpochMilli(watermarkMs) + " (the last batch's " + Instant.ofEpochMilli(lastBatchWatermarkMs)
+                    + ")";
+        }
+    }
+
+    /** Where the query stood when the snapshot was taken. */
+    Position position() {
+        return new Position(processingTimeMs, lastBatchWatermarkMs, watermarkMs, nextBatchId);
+    }
+
     /** The names of the state variables in the snapshot. */
     public List<String> variableNames() {
         return variables.stream().map(Variable::name).toList();
@@ -108,27 +126,38 @@ public final class StateSnapshot implements Serializable {
 
     /** Writes the snapshot to {@code file} (Java serialization), replacing it. */
     public void save(Path file) throws IOException {
-        Objects.requireNonNull(file, "file must not be null");
-        try (OutputStream out = Files.newOutputStream(file); ObjectOutputStream oos = new ObjectOutputStream(out)) {
-            oos.writeObject(this);
-        } catch (NotSerializableException e) {
-            throw new NotSerializableException("cannot save the snapshot to " + file + ": a stored value of class "
-                    + e.getMessage() + " is not Serializable; at Fidelity.FAST state values are kept as objects, "
-                    + "so make the class Serializable or take the snapshot at Fidelity.FULL");
-        }
+        write(this, file, "snapshot");
     }
 
     /** Reads a snapshot written by {@link #save}; classes are resolved with this class's loader first. */
     public static StateSnapshot load(Path file) throws IOException {
+        return read(file, StateSnapshot.class, "snapshot");
+    }
+
+    /** Writes {@code snapshot} (called {@code what} in errors) to {@code file}, replacing it. */
+    static void write(Serializable snapshot, Path file, String what) throws IOException {
+        Objects.requireNonNull(file, "file must not be null");
+        try (OutputStream out = Files.newOutputStream(file); ObjectOutputStream oos = new ObjectOutputStream(out)) {
+            oos.writeObject(snapshot);
+        } catch (NotSerializableException e) {
+            throw new NotSerializableException("cannot save the " + what + " to " + file + ": a stored value of class "
+                    + e.getMessage() + " is not Serializable; at Fidelity.FAST state values are kept as objects, "
+                    + "so make the class Serializable or take the " + what + " at Fidelity.FULL");
+        }
+    }
+
+    /** Reads a {@code type} written by {@link #write}. */
+    static <T> T read(Path file, Class<T> type, String what) throws IOException {
         Objects.requireNonNull(file, "file must not be null");
         try (InputStream in = Files.newInputStream(file); ObjectInputStream ois = new LoaderInput(in)) {
             Object o = ois.readObject();
-            if (!(o instanceof StateSnapshot s)) {
-                throw new IOException(file + " does not hold a twstester StateSnapshot but a " + o.getClass().getName());
+            if (!type.isInstance(o)) {
+                throw new IOException(file + " does not hold a twstester " + type.getSimpleName() + " but a "
+                        + o.getClass().getName());
             }
-            return s;
+            return type.cast(o);
         } catch (ClassNotFoundException e) {
-            throw new IOException("cannot load the snapshot " + file + ": class " + e.getMessage()
+            throw new IOException("cannot load the " + what + " " + file + ": class " + e.getMessage()
                     + " is not on the class path", e);
         }
     }

@@ -348,15 +348,13 @@ public final class TwsSimulator<K, I, O> {
      * Replaces all state, timers, watermarks, the clock and the batch id with {@code snapshot} and
      * then starts the query again (see {@link #start()}), as a query restarted from a checkpoint.
      * The history is kept. The snapshot must come from a simulator of the same query (same key
-     * encoder).
+     * encoder); one that does not throws {@link IllegalArgumentException} and leaves this simulator
+     * as it was.
      */
     public RunResult<K, I, O> restore(StateSnapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot must not be null");
-        if (loop.running()) {
-            loop.stop();
-        }
-        engine.restore(snapshot);
-        return start();
+        return record(loop.restore(List.of(snapshot), List.of("the snapshot"),
+                "restore it into the query it was taken from, then deploy a new version with restartWith(next)"));
     }
 
     /**

@@ -29,10 +29,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.twstester.GroupsWithState;
+import dev.twstester.TwsChain;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.GroupStateTimeouts;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.internal.Sneaky;
+import dev.twstester.sim.ChainSnapshot;
 import dev.twstester.sim.Fidelity;
 import dev.twstester.sim.SnapshotBuilder;
 import dev.twstester.sim.StateSnapshot;
@@ -75,6 +77,10 @@ import dev.twstester.sim.StateSnapshot;
  * both schemas. That is also where a migration to {@code transformWithState} takes its initial state
  * from (the old checkpoint's state).
  *
+ * <p>A {@link TwsChain}'s query has two stateful operators in its checkpoint:
+ * {@link #of(TwsChain)} reads both, at one batch, into the {@link ChainSnapshot} a
+ * {@code ChainSimulator} restores (see {@link ChainCheckpointState}).
+ *
  * <p>Spark runs on the shared session ({@link LiveSpark#session()}) unless {@link #session} gives
  * one. The state data source and options used exist in Spark 4.0, 4.1 and 4.2.
  *
@@ -103,6 +109,18 @@ public final class CheckpointState<K> {
     /** A reader of {@code query}'s state: operator 0, the last committed batch, for a {@link Fidelity#FULL} simulator. */
     public static <K, I, O> CheckpointState<K> of(TwsQuery<K, I, O> query) {
         return new CheckpointState<>(Objects.requireNonNull(query, "query must not be null"));
+    }
+
+    /**
+     * A reader of a chained query's checkpoint: both operators' state, at one batch, as the
+     * {@link ChainSnapshot} a {@link dev.twstester.sim.ChainSimulator} restores.
+     * <pre>{@code
+     * ChainSnapshot production = CheckpointState.of(chain).read(Path.of("/checkpoints/alerts"));
+     * new ChainSimulator<>(chain).restore(production);
+     * }</pre>
+     */
+    public static <K, I, M, K2, O> ChainCheckpointState<K, K2> of(TwsChain<K, I, M, K2, O> chain) {
+        return new ChainCheckpointState<>(Objects.requireNonNull(chain, "chain must not be null"));
     }
 
     /** The stateful operator's id in the query (0, the default, for a query with one stateful operator). */
@@ -261,12 +279,12 @@ public final class CheckpointState<K> {
         }
     }
 
-    private static <T> CompletableFuture<T> async(java.util.function.Supplier<T> job) {
+    static <T> CompletableFuture<T> async(java.util.function.Supplier<T> job) {
         return CompletableFuture.supplyAsync(job, READERS);
     }
 
     /** The job's result; its exception as it was thrown. */
-    private static <T> T join(CompletableFuture<T> job) {
+    static <T> T join(CompletableFuture<T> job) {
         try {
             return job.join();
         } catch (CompletionException e) {
@@ -424,7 +442,32 @@ public final class CheckpointState<K> {
         };
     }
 
+    /** The stateful operators whose state {@code checkpoint} holds: the names of its state/ folder's entries, sorted. */
+    static List<String> operators(Path checkpoint) {
+        List<String> operators = new ArrayList<>();
+        Path state = checkpoint.resolve("state");
+        if (Files.isDirectory(state)) {
+            try (Stream<Path> list = Files.list(state)) {
+                list.map(p -> p.getFileName().toString()).sorted().forEach(operators::add);
+            } catch (IOException e) {
+                // reported without the list
+            }
+        }
+        return operators;
+    }
+
     private void requireCheckpoint(Path dir) {
+        requireCheckpointFolder(dir);
+        if (!Files.isDirectory(dir.resolve("state").resolve(String.valueOf(operatorId)))) {
+            List<String> operators = operators(dir);
+            throw new IllegalArgumentException("the checkpoint " + dir + " has no state of operator " + operatorId
+                    + (operators.isEmpty() ? ": it has no state/ folder (no stateful batch was committed)"
+                    : "; its state/ folder has operators " + operators));
+        }
+    }
+
+    /** Throws unless {@code dir} is a streaming query's checkpoint folder (with offset and commit logs). */
+    static void requireCheckpointFolder(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("no checkpoint folder " + dir + ": give the folder the query was "
                     + "started with as its checkpointLocation");
@@ -432,20 +475,6 @@ public final class CheckpointState<K> {
         if (!Files.isDirectory(dir.resolve("offsets")) || !Files.isDirectory(dir.resolve("commits"))) {
             throw new IllegalArgumentException(dir + " is no Spark streaming checkpoint: it has no offsets/ and "
                     + "commits/ folders; give the folder the query was started with as its checkpointLocation");
-        }
-        Path state = dir.resolve("state");
-        if (!Files.isDirectory(state.resolve(String.valueOf(operatorId)))) {
-            List<String> operators = new ArrayList<>();
-            if (Files.isDirectory(state)) {
-                try (Stream<Path> list = Files.list(state)) {
-                    list.map(p -> p.getFileName().toString()).sorted().forEach(operators::add);
-                } catch (IOException e) {
-                    // reported below without the list
-                }
-            }
-            throw new IllegalArgumentException("the checkpoint " + dir + " has no state of operator " + operatorId
-                    + (operators.isEmpty() ? ": it has no state/ folder (no stateful batch was committed)"
-                    : "; its state/ folder has operators " + operators));
         }
     }
 }

@@ -43,6 +43,8 @@ public final class LiveChainRunner<K, I, M, K2, O> {
     private final TwsChain<K, I, M, K2, O> chain;
     private SparkSession session;
     private Duration stepTimeout = Duration.ofSeconds(120);
+    /** Set by {@link #keepCheckpointIn}: the run's checkpoint, left in place. */
+    private Path keptCheckpoint;
 
     private LiveChainRunner(TwsChain<K, I, M, K2, O> chain) {
         this.chain = Objects.requireNonNull(chain, "chain must not be null");
@@ -66,6 +68,16 @@ public final class LiveChainRunner<K, I, M, K2, O> {
     }
 
     /**
+     * Runs in {@code folder} as the checkpoint and leaves it there afterwards (by default each run
+     * gets a temporary checkpoint, deleted after it), e.g. to read it with
+     * {@link CheckpointState#of(TwsChain)}. The folder must not exist or be empty; it serves one run.
+     */
+    public LiveChainRunner<K, I, M, K2, O> keepCheckpointIn(Path folder) {
+        this.keptCheckpoint = Objects.requireNonNull(folder, "folder must not be null");
+        return this;
+    }
+
+    /**
      * Runs every step of {@code scenario} on a new streaming query and returns the batches Spark ran,
      * per operator. If the query fails, throws {@link LiveRunException} with the upstream's completed
      * batches.
@@ -73,7 +85,8 @@ public final class LiveChainRunner<K, I, M, K2, O> {
     public ChainResult<K, I, M, K2, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
         SparkSession spark = LiveSpark.forRun(session != null ? session : LiveSpark.session(), chain.shufflePartitions());
-        Path checkpoint = LiveRunner.tempDir(LiveSpark.defaultCheckpointRoot());
+        Path checkpoint = keptCheckpoint != null ? LiveRunner.emptyFolder(keptCheckpoint)
+                : LiveRunner.tempDir(LiveSpark.defaultCheckpointRoot());
         LiveDownstream<K2, M, O> downstream = new LiveDownstream<>(chain.downstream(), chain.eventTimeColumn(), spark);
         try (LiveRun<K, I, M> run = new LiveRun<>(chain.upstream(), downstream, spark, stepTimeout, checkpoint)) {
             for (Scenario.Step<I> step : scenario.steps()) {
@@ -81,8 +94,10 @@ public final class LiveChainRunner<K, I, M, K2, O> {
             }
             return new ChainResult<>(run.result(), downstream.result());
         } finally {
-            LiveRunner.deleteRecursively(checkpoint);
-            LiveSpark.deleteWhenStopped(checkpoint);
+            if (keptCheckpoint == null) {
+                LiveRunner.deleteRecursively(checkpoint);
+                LiveSpark.deleteWhenStopped(checkpoint);
+            }
         }
     }
 }

@@ -224,7 +224,8 @@ public final class LiveRunner<K, I, O> {
         }
     }
 
-    private static Path emptyFolder(Path folder) {
+    /** {@code folder}, created if need be; throws unless it is empty (see {@link #keepCheckpointIn}). */
+    static Path emptyFolder(Path folder) {
         try {
             Files.createDirectories(folder);
             try (Stream<Path> entries = Files.list(folder)) {

@@ -3,6 +3,7 @@ package dev.twstester.sim;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -13,6 +14,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
 import org.apache.spark.sql.streaming.ValueState;
 
+import dev.twstester.Scenario;
 import dev.twstester.TwsChain;
 import dev.twstester.TwsQuery;
 
@@ -65,7 +67,7 @@ public final class ChainProcessors {
      * or 1 s after the batch's processing time (ProcessingTime mode); the timer emits
      * "count=N from USER" at its expiry. A row "boom" throws.
      */
-    public static class Tally extends StatefulProcessor<String, OutEvent, OutEvent> {
+    public static class Tally<K> extends StatefulProcessor<K, OutEvent, OutEvent> {
         private transient ValueState<Long> count;
         private transient ValueState<String> last;
         private boolean processingTime;
@@ -78,7 +80,7 @@ public final class ChainProcessors {
         }
 
         @Override
-        public scala.collection.Iterator<OutEvent> handleInputRows(String team, scala.collection.Iterator<OutEvent> rows,
+        public scala.collection.Iterator<OutEvent> handleInputRows(K team, scala.collection.Iterator<OutEvent> rows,
                 TimerValues timerValues) {
             while (rows.hasNext()) {
                 OutEvent e = rows.next();
@@ -94,9 +96,9 @@ public final class ChainProcessors {
         }
 
         @Override
-        public scala.collection.Iterator<OutEvent> handleExpiredTimer(String team, TimerValues timerValues,
+        public scala.collection.Iterator<OutEvent> handleExpiredTimer(K team, TimerValues timerValues,
                 ExpiredTimerInfo info) {
-            OutEvent out = new OutEvent(team, info.getExpiryTimeInMs(), "count=" + count.get() + " from " + last.get());
+            OutEvent out = new OutEvent(String.valueOf(team), info.getExpiryTimeInMs(), "count=" + count.get() + " from " + last.get());
             return CollectionConverters.asScala(List.of(out).iterator());
         }
     }
@@ -124,8 +126,57 @@ public final class ChainProcessors {
                 .build();
     }
 
+    /**
+     * The first part of the checkpoint stories (simulator and live): batches 0 to 3 leave state in
+     * both operators, an upstream timer at 44000 and downstream timers at 20000 to 34000; the
+     * watermark is then 19000.
+     */
+    public static Scenario<Event> firstPart() {
+        return Scenario.<Event>builder()
+                .batch(List.of(new Event("a1", 10000, "timer+5"), new Event("b1", 20000, "x"), new Event("a2", 12000, "x")))
+                .batch(List.of(new Event("a1", 24000, "timer+20")))
+                .build();
+    }
+
+    /** The rest of the checkpoint stories: a late row, then the watermark past every timer (batches 4 to 7). */
+    public static Scenario<Event> restPart() {
+        return Scenario.<Event>builder()
+                .batch(List.of(new Event("c1", 40000, "x"), new Event("a2", 18000, "late")))
+                .batch(List.of(new Event("a1", 60000, "x")))
+                .build();
+    }
+
+    /**
+     * One generated batch's rows (1 to 4) around event time {@code base}: users a1, a2, b1, c1, c2,
+     * some rows at or before the late watermark, most registering an upstream timer.
+     */
+    public static List<Event> randomRows(SplittableRandom random, long base) {
+        String[] users = {"a1", "a2", "b1", "c1", "c2"};
+        List<Event> rows = new ArrayList<>();
+        int n = 1 + random.nextInt(4);
+        for (int r = 0; r < n; r++) {
+            long ts = base + random.nextInt(-8, 9) * 1000L; // some at or before the late watermark
+            String cmd = random.nextInt(3) == 0 ? "x" : "timer+" + (1 + random.nextInt(8));
+            rows.add(new Event(users[random.nextInt(users.length)], Math.max(ts, 1000), cmd));
+        }
+        return rows;
+    }
+
     /** Relay, then Tally in EventTime mode. */
     public static TwsChain<String, Event, OutEvent, String, OutEvent> chain() {
         return TwsChain.of(relay(), tally(TimeMode.EventTime()));
+    }
+
+    /**
+     * Relay, then Tally in EventTime mode keyed by the length of the user name: a chain of another
+     * downstream key type than {@link #chain()}'s.
+     */
+    public static TwsChain<String, Event, OutEvent, Integer, OutEvent> byLength() {
+        return TwsChain.of(relay(), TwsQuery.<Integer, OutEvent, OutEvent>builder(Tally::new)
+                .keyBy(e -> e.getKey().length(), Encoders.INT())
+                .input(Encoders.bean(OutEvent.class))
+                .output(Encoders.bean(OutEvent.class))
+                .timeMode(TimeMode.EventTime())
+                .build());
     }
 }

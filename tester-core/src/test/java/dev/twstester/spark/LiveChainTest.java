@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -232,18 +231,11 @@ class LiveChainTest {
     }
 
     private static Scenario<Event> generate(SplittableRandom random) {
-        String[] users = {"a1", "a2", "b1", "c1", "c2"};
         Scenario.Builder<Event> builder = Scenario.builder();
         long base = 10_000;
         int steps = 4 + random.nextInt(3);
         for (int s = 0; s < steps; s++) {
-            List<Event> rows = new ArrayList<>();
-            int n = 1 + random.nextInt(4);
-            for (int r = 0; r < n; r++) {
-                long ts = base + random.nextInt(-8, 9) * 1000L; // some at or before the late watermark
-                String cmd = random.nextInt(3) == 0 ? "x" : "timer+" + (1 + random.nextInt(8));
-                rows.add(new Event(users[random.nextInt(users.length)], Math.max(ts, 1000), cmd));
-            }
+            List<Event> rows = ChainProcessors.randomRows(random, base);
             base += random.nextInt(0, 12) * 1000L;
             if (s > 0 && random.nextInt(4) == 0) {
                 builder.stop().addData(rows).start();
