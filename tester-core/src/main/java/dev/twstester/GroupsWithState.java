@@ -7,10 +7,15 @@ import java.util.Objects;
 import org.apache.spark.api.java.function.FlatMapGroupsWithStateFunction;
 import org.apache.spark.api.java.function.MapGroupsWithStateFunction;
 import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.streaming.GroupState;
 import org.apache.spark.sql.streaming.GroupStateTimeout;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+
+import dev.twstester.internal.RowCodec;
 
 /**
  * The legacy operator a {@link TwsQuery} runs instead of a {@code StatefulProcessor}: a
@@ -150,8 +155,8 @@ public final class GroupsWithState<K, I, S, O> implements Serializable {
      * its messages, plus what twstester does not model. {@code queryTimeMode} and
      * {@code queryOutputMode} are null when not set on the builder.
      */
-    void checkQuery(TimeMode queryTimeMode, OutputMode queryOutputMode, String watermarkColumn, boolean initialState,
-            String outputEventTimeColumn) {
+    void checkQuery(TimeMode queryTimeMode, OutputMode queryOutputMode, String watermarkColumn,
+            TwsQuery.InitialState<K, ?> initialState, String outputEventTimeColumn) {
         if (queryTimeMode != null && !queryTimeMode.equals(timeMode())) {
             throw new IllegalArgumentException(operatorName() + " has no time mode: its " + timeoutName(timeout)
                     + " decides when batches run; remove timeMode(" + queryTimeMode + ")");
@@ -173,15 +178,53 @@ public final class GroupsWithState<K, I, S, O> implements Serializable {
                     + "for using event-time timeout in a [map|flatMap]GroupsWithState. Event-time timeout not supported "
                     + "without watermark.");
         }
-        if (initialState) {
-            throw new IllegalArgumentException("initialState(...) is not modelled for " + operatorName()
-                    + " (Spark's initialState argument): start the simulator with the state written through "
-                    + "TwsSimulator.state() instead, or use a transformWithState processor");
+        if (initialState != null) {
+            checkInitialState(initialState.encoder());
         }
         if (outputEventTimeColumn != null) {
             throw new IllegalArgumentException("outputEventTimeColumn(...) is transformWithState's; " + operatorName()
                     + " has no event-time output column (Spark forwards no watermark from it)");
         }
+    }
+
+    /**
+     * Spark reads the initial state's rows with the <em>state</em> encoder's deserializer (the
+     * {@code KeyValueGroupedDataset<K, S>}'s own value encoder only writes them), resolved when
+     * {@code mapGroupsWithState(...)} / {@code flatMapGroupsWithState(...)} is called. The same
+     * schema (nullability aside) is modelled: the rows' bytes are read as state values. Spark's
+     * analysis errors for the shapes it cannot read are thrown with its error class and message;
+     * what Spark reads with an up-cast or by column name from a different type is refused as not
+     * modelled.
+     */
+    private void checkInitialState(Encoder<?> initialEncoder) {
+        StructType state = stateEncoder.schema();
+        StructType initial = initialEncoder.schema();
+        if (DataType.equalsIgnoreNullability(state, initial)) {
+            return;
+        }
+        boolean stateStruct = RowCodec.of(stateEncoder).isSerializedAsStruct();
+        boolean initialStruct = RowCodec.of(initialEncoder).isSerializedAsStruct();
+        String call = " (Spark's " + operatorName() + "(...) call with this initialState fails with this AnalysisException)";
+        if (!stateStruct && initialStruct && initial.fields().length != 1) {
+            throw new IllegalArgumentException("[UNSUPPORTED_DESERIALIZER.FIELD_NUMBER_MISMATCH] The deserializer is not "
+                    + "supported: try to map \"" + initial.sql() + "\" to Tuple1, but failed as the number of fields does "
+                    + "not line up." + call + "; give initialState(...) the state encoder " + stateEncoder);
+        }
+        if (!stateStruct && !initialStruct) {
+            DataType from = initial.fields()[0].dataType();
+            DataType to = state.fields()[0].dataType();
+            if (!Cast.canUpCast(from, to)) {
+                throw new IllegalArgumentException("[CANNOT_UP_CAST_DATATYPE] Cannot up cast value from \"" + from.sql()
+                        + "\" to \"" + to.sql() + "\"." + call + "; give initialState(...) the state encoder "
+                        + stateEncoder);
+            }
+        }
+        throw new IllegalArgumentException("initialState(...) of " + operatorName() + " with encoder " + initialEncoder
+                + " (" + initial.sql() + ") for the state encoder " + stateEncoder + " (" + state.sql() + ") is not "
+                + "modelled: Spark reads the initial state's rows with the state encoder, up-casting a value it can "
+                + "(e.g. INT to BIGINT) and resolving a bean's fields by name, or fails the " + operatorName()
+                + "(...) call with an AnalysisException (CANNOT_UP_CAST_DATATYPE, UNRESOLVED_COLUMN...); give "
+                + "initialState(...) the state encoder and values of the state type");
     }
 
     /** Spark's {@code UnsupportedOperationChecker} error, thrown by {@code writeStream.start()}. */
