@@ -34,6 +34,24 @@ import dev.twstester.internal.RowCodec;
  * timestamp (ProcessingTimeTimeout) or the batch's watermark (EventTimeTimeout), after every key
  * with data, in the state store's key order, and its call gets no rows and {@code hasTimedOut()}.
  *
+ * <p>Spark's {@code initialState} argument is {@link TwsQuery.Builder#initialState(java.util.List, Encoder)}
+ * with the state's encoder:
+ * <pre>{@code
+ * TwsQuery.mapGroupsWithState(new FraudStateMachine(), Encoders.bean(CardState.class), timeout)
+ *         ...
+ *         .initialState(List.of(Map.entry("card-1", suspicious)), Encoders.bean(CardState.class))
+ *         .build();
+ * }</pre>
+ * As Spark 4.x runs it: in batch 0 only (a restart from a checkpoint with batch 0 committed does not
+ * apply it again), each key's value becomes its state with no timeout (not counted as an updated
+ * row), then the function is called once for each key with initial state or rows, in key order, a
+ * key with initial state only getting no rows (and {@code hasTimedOut()} false); timed-out keys
+ * follow as in any batch. A key given twice fails batch 0 with Spark's
+ * {@code IllegalArgumentException} ("The initial state provided contained multiple rows(state) with
+ * the same key. ..."). The initial state's encoder must have the state encoder's schema; for a type
+ * Spark cannot read as the state, {@code build()} fails with the error of Spark's call
+ * ({@code CANNOT_UP_CAST_DATATYPE}, {@code UNSUPPORTED_DESERIALIZER.FIELD_NUMBER_MISMATCH}).
+ *
  * @param <K> grouping key type
  * @param <I> input row type
  * @param <S> state type

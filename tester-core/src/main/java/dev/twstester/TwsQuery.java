@@ -238,7 +238,10 @@ public final class TwsQuery<K, I, O> {
         return watermarkDelay;
     }
 
-    /** The initial state, for processors extending {@code StatefulProcessorWithInitialState}. */
+    /**
+     * The initial state, for processors extending {@code StatefulProcessorWithInitialState} or a
+     * legacy function ({@link GroupsWithState}): applied in batch 0 only.
+     */
     public Optional<InitialState<K, ?>> initialState() {
         return Optional.ofNullable(initialState);
     }
