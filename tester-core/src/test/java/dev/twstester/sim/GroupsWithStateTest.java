@@ -328,6 +328,9 @@ class GroupsWithStateTest {
         expected.add(null);
         assertThat(sim.runBatch(e("a", 0, "x"), e("n", 0, "x")).outputs()).isEqualTo(expected);
         assertThat(sim.state().value(GroupsWithState.STATE_VARIABLE, "n")).contains(1L);
+        String json = dev.twstester.io.RunResultJson.write(sim.history(), strings);
+        assertThat(dev.twstester.io.RunResultJson.read(json, strings).outputs()).isEqualTo(expected);
+        assertThat(new TwsSimulator<>(strings, Fidelity.FAST).runBatch(e("n", 0, "x")).outputs()).containsExactly((String) null);
 
         TwsQuery<String, Event, OutEvent> beans = TwsQuery.mapGroupsWithState(new ReturnsNull<>(new OutEvent("a", 1, "x")),
                         Encoders.LONG(), NONE)
