@@ -121,8 +121,14 @@ class LiveGroupsWithStateInitialStateTest {
         return null;
     }
 
-    /** Spark's own mapGroupsWithState(..., initialState) call with an initial state of {@code encoder}. */
+    /** Spark's own mapGroupsWithState(..., initialState) call on a Long state with an initial state of {@code encoder}. */
     private static <T> Throwable sparkCall(Encoder<T> encoder, T value) {
+        return sparkCall(Encoders.LONG(), encoder, value);
+    }
+
+    /** Spark's own mapGroupsWithState(..., initialState) call with a state of {@code state} (the call is not run). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static <T> Throwable sparkCall(Encoder<?> state, Encoder<T> encoder, T value) {
         var spark = LiveSpark.session();
         KeyValueGroupedDataset<String, Event> grouped = SparkStreaming.memoryStream(Encoders.bean(Event.class), spark).toDS()
                 .groupByKey((MapFunction<Event, String>) Event::getKey, Encoders.STRING());
@@ -130,9 +136,8 @@ class LiveGroupsWithStateInitialStateTest {
                 .createDataset(List.of(new Tuple2<>("a", value)), Encoders.tuple(Encoders.STRING(), encoder))
                 .groupByKey((MapFunction<Tuple2<String, T>, String>) Tuple2::_1, Encoders.STRING())
                 .mapValues((MapFunction<Tuple2<String, T>, T>) Tuple2::_2, encoder);
-        @SuppressWarnings({"unchecked", "rawtypes"})
         KeyValueGroupedDataset<String, Long> asState = (KeyValueGroupedDataset) initial;
-        return catchThrowable(() -> grouped.mapGroupsWithState(new LegacyProbe.AsMap(false), Encoders.LONG(),
+        return catchThrowable(() -> grouped.mapGroupsWithState(new LegacyProbe.AsMap(false), (Encoder<Long>) state,
                 Encoders.STRING(), NONE, asState));
     }
 
@@ -152,10 +157,22 @@ class LiveGroupsWithStateInitialStateTest {
             assertThat(builder.getMessage()).startsWith("[" + condition + "] ").contains(sparkFirstLine.replace(
                     " SQLSTATE: 0A000", ""));
         }
-        // Spark up-casts an INT initial state to the BIGINT state: accepted there, refused as not modelled here
+        // Spark up-casts an INT initial state to a BIGINT state, BIGINT to a STRING state: accepted there,
+        // refused as not modelled here
         assertThat(sparkCall(Encoders.INT(), 5)).isNull();
+        assertThat(sparkCall(Encoders.STRING(), Encoders.LONG(), 5L)).isNull();
         assertThat(catchThrowable(() -> flat(NONE, List.of(Map.entry("a", 5)), Encoders.INT()).build()))
                 .hasMessageContaining("is not modelled");
+        // a bean state's fields are resolved by name: a field the initial state lacks fails Spark's call
+        Throwable missingField = sparkCall(Encoders.bean(OutEvent.class), Encoders.LONG(), 5L);
+        assertThat(missingField).isInstanceOf(SparkThrowable.class);
+        assertThat(((SparkThrowable) missingField).getCondition()).isEqualTo("UNRESOLVED_COLUMN.WITH_SUGGESTION");
+    }
+
+    @Test
+    void spark_does_not_skip_keys_with_only_initial_state_by_default() {
+        assertThat(LiveSpark.session().conf().get(
+                "spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys")).isEqualTo("false");
     }
 
     @Test
