@@ -110,7 +110,7 @@ public record BatchResult<K, I, O>(
         Objects.requireNonNull(lateWatermark, "lateWatermark must not be null");
         Objects.requireNonNull(evictionWatermark, "evictionWatermark must not be null");
         Objects.requireNonNull(batchTimestamp, "batchTimestamp must not be null");
-        outputs = List.copyOf(outputs);
+        outputs = hasNull(outputs) ? Collections.unmodifiableList(new java.util.ArrayList<>(outputs)) : List.copyOf(outputs);
         firedTimers = List.copyOf(firedTimers);
         metrics = metrics.isEmpty() ? Map.of()
                 : metrics.getClass() == UNMODIFIABLE_SORTED_MAP && ((java.util.SortedMap<String, Long>) metrics).comparator() == null
@@ -133,6 +133,16 @@ public record BatchResult<K, I, O>(
     private static final Class<?> UNMODIFIABLE_SORTED_MAP = Collections.unmodifiableSortedMap(new TreeMap<>()).getClass();
     private static final Class<?> UNMODIFIABLE_VIEW = Collections.unmodifiableList(new java.util.LinkedList<>()).getClass();
     private static final Class<?> UNMODIFIABLE_RANDOM_ACCESS_VIEW = Collections.unmodifiableList(List.of()).getClass();
+
+    /** A null output row: a mapGroupsWithState function's null result with a flat output encoder (STRING, LONG). */
+    private static boolean hasNull(List<?> list) {
+        for (Object o : list) {
+            if (o == null) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** Read-only views are kept as they are (the simulator's FAST mode passes one); others are copied. */
     private static <T> List<T> unmodifiable(List<T> list) {

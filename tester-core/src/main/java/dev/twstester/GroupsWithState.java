@@ -7,10 +7,15 @@ import java.util.Objects;
 import org.apache.spark.api.java.function.FlatMapGroupsWithStateFunction;
 import org.apache.spark.api.java.function.MapGroupsWithStateFunction;
 import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.streaming.GroupState;
 import org.apache.spark.sql.streaming.GroupStateTimeout;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+
+import dev.twstester.internal.RowCodec;
 
 /**
  * The legacy operator a {@link TwsQuery} runs instead of a {@code StatefulProcessor}: a
@@ -28,6 +33,24 @@ import org.apache.spark.sql.streaming.TimeMode;
  * timeout the key's one timer; a key times out when its timeout is strictly before the batch
  * timestamp (ProcessingTimeTimeout) or the batch's watermark (EventTimeTimeout), after every key
  * with data, in the state store's key order, and its call gets no rows and {@code hasTimedOut()}.
+ *
+ * <p>Spark's {@code initialState} argument is {@link TwsQuery.Builder#initialState(java.util.List, Encoder)}
+ * with the state's encoder:
+ * <pre>{@code
+ * TwsQuery.mapGroupsWithState(new FraudStateMachine(), Encoders.bean(CardState.class), timeout)
+ *         ...
+ *         .initialState(List.of(Map.entry("card-1", suspicious)), Encoders.bean(CardState.class))
+ *         .build();
+ * }</pre>
+ * As Spark 4.x runs it: in batch 0 only (a restart from a checkpoint with batch 0 committed does not
+ * apply it again), each key's value becomes its state with no timeout (not counted as an updated
+ * row), then the function is called once for each key with initial state or rows, in key order, a
+ * key with initial state only getting no rows (and {@code hasTimedOut()} false); timed-out keys
+ * follow as in any batch. A key given twice fails batch 0 with Spark's
+ * {@code IllegalArgumentException} ("The initial state provided contained multiple rows(state) with
+ * the same key. ..."). The initial state's encoder must have the state encoder's schema; for a type
+ * Spark cannot read as the state, {@code build()} fails with the error of Spark's call
+ * ({@code CANNOT_UP_CAST_DATATYPE}, {@code UNSUPPORTED_DESERIALIZER.FIELD_NUMBER_MISMATCH}).
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -150,8 +173,8 @@ public final class GroupsWithState<K, I, S, O> implements Serializable {
      * its messages, plus what twstester does not model. {@code queryTimeMode} and
      * {@code queryOutputMode} are null when not set on the builder.
      */
-    void checkQuery(TimeMode queryTimeMode, OutputMode queryOutputMode, String watermarkColumn, boolean initialState,
-            String outputEventTimeColumn) {
+    void checkQuery(TimeMode queryTimeMode, OutputMode queryOutputMode, String watermarkColumn,
+            TwsQuery.InitialState<K, ?> initialState, String outputEventTimeColumn) {
         if (queryTimeMode != null && !queryTimeMode.equals(timeMode())) {
             throw new IllegalArgumentException(operatorName() + " has no time mode: its " + timeoutName(timeout)
                     + " decides when batches run; remove timeMode(" + queryTimeMode + ")");
@@ -173,15 +196,53 @@ public final class GroupsWithState<K, I, S, O> implements Serializable {
                     + "for using event-time timeout in a [map|flatMap]GroupsWithState. Event-time timeout not supported "
                     + "without watermark.");
         }
-        if (initialState) {
-            throw new IllegalArgumentException("initialState(...) is not modelled for " + operatorName()
-                    + " (Spark's initialState argument): start the simulator with the state written through "
-                    + "TwsSimulator.state() instead, or use a transformWithState processor");
+        if (initialState != null) {
+            checkInitialState(initialState.encoder());
         }
         if (outputEventTimeColumn != null) {
             throw new IllegalArgumentException("outputEventTimeColumn(...) is transformWithState's; " + operatorName()
                     + " has no event-time output column (Spark forwards no watermark from it)");
         }
+    }
+
+    /**
+     * Spark reads the initial state's rows with the <em>state</em> encoder's deserializer (the
+     * {@code KeyValueGroupedDataset<K, S>}'s own value encoder only writes them), resolved when
+     * {@code mapGroupsWithState(...)} / {@code flatMapGroupsWithState(...)} is called. The same
+     * schema (nullability aside) is modelled: the rows' bytes are read as state values. Spark's
+     * analysis errors for the shapes it cannot read are thrown with its error class and message;
+     * what Spark reads with an up-cast or by column name from a different type is refused as not
+     * modelled.
+     */
+    private void checkInitialState(Encoder<?> initialEncoder) {
+        StructType state = stateEncoder.schema();
+        StructType initial = initialEncoder.schema();
+        if (DataType.equalsIgnoreNullability(state, initial)) {
+            return;
+        }
+        boolean stateStruct = RowCodec.of(stateEncoder).isSerializedAsStruct();
+        boolean initialStruct = RowCodec.of(initialEncoder).isSerializedAsStruct();
+        String call = " (Spark's " + operatorName() + "(...) call with this initialState fails with this AnalysisException)";
+        if (!stateStruct && initialStruct && initial.fields().length != 1) {
+            throw new IllegalArgumentException("[UNSUPPORTED_DESERIALIZER.FIELD_NUMBER_MISMATCH] The deserializer is not "
+                    + "supported: try to map \"" + initial.sql() + "\" to Tuple1, but failed as the number of fields does "
+                    + "not line up." + call + "; give initialState(...) the state encoder " + stateEncoder);
+        }
+        if (!stateStruct && !initialStruct) {
+            DataType from = initial.fields()[0].dataType();
+            DataType to = state.fields()[0].dataType();
+            if (!Cast.canUpCast(from, to)) {
+                throw new IllegalArgumentException("[CANNOT_UP_CAST_DATATYPE] Cannot up cast value from \"" + from.sql()
+                        + "\" to \"" + to.sql() + "\"." + call + "; give initialState(...) the state encoder "
+                        + stateEncoder);
+            }
+        }
+        throw new IllegalArgumentException("initialState(...) of " + operatorName() + " with encoder " + initialEncoder
+                + " (" + initial.sql() + ") for the state encoder " + stateEncoder + " (" + state.sql() + ") is not "
+                + "modelled: Spark reads the initial state's rows with the state encoder, up-casting a value it can "
+                + "(e.g. INT to BIGINT) and resolving a bean's fields by name, or fails the " + operatorName()
+                + "(...) call with an AnalysisException (CANNOT_UP_CAST_DATATYPE, UNRESOLVED_COLUMN...); give "
+                + "initialState(...) the state encoder and values of the state type");
     }
 
     /** Spark's {@code UnsupportedOperationChecker} error, thrown by {@code writeStream.start()}. */

@@ -238,7 +238,10 @@ public final class TwsQuery<K, I, O> {
         return watermarkDelay;
     }
 
-    /** The initial state, for processors extending {@code StatefulProcessorWithInitialState}. */
+    /**
+     * The initial state, for processors extending {@code StatefulProcessorWithInitialState} or a
+     * legacy function ({@link GroupsWithState}): applied in batch 0 only.
+     */
     public Optional<InitialState<K, ?>> initialState() {
         return Optional.ofNullable(initialState);
     }
@@ -311,8 +314,9 @@ public final class TwsQuery<K, I, O> {
 
     /**
      * Initial-state rows and their encoder: the {@code KeyValueGroupedDataset<K, S>} passed to
-     * {@code transformWithState}. Duplicate keys are allowed, as in Spark: each row is one
-     * {@code handleInitialState} call.
+     * {@code transformWithState} (duplicate keys are allowed, as in Spark: each row is one
+     * {@code handleInitialState} call) or to a legacy {@code mapGroupsWithState} /
+     * {@code flatMapGroupsWithState} (one row per key; see {@link Builder#initialState}).
      *
      * @param rows    key/value pairs in the order given
      * @param encoder the encoder of the state values
@@ -403,7 +407,25 @@ public final class TwsQuery<K, I, O> {
             return this;
         }
 
-        /** Initial state rows (key, value) and the value encoder; the processor must take initial state. */
+        /**
+         * Initial state rows (key, value) and the value encoder: the {@code KeyValueGroupedDataset<K, S>}
+         * passed as {@code initialState}. Applied in batch 0 only (not after a restart from a
+         * checkpoint that has committed batch 0).
+         * <ul>
+         * <li>A {@code transformWithState} processor must extend {@code StatefulProcessorWithInitialState};
+         * each row is one {@code handleInitialState} call (duplicate keys allowed).</li>
+         * <li>A legacy {@code mapGroupsWithState} / {@code flatMapGroupsWithState} function
+         * ({@link TwsQuery#mapGroupsWithState}): {@code encoder} must have the schema of the query's
+         * state encoder (Spark reads the rows with the state encoder; a type it cannot read fails
+         * {@code build()} with Spark's {@code CANNOT_UP_CAST_DATATYPE} or
+         * {@code UNSUPPORTED_DESERIALIZER.FIELD_NUMBER_MISMATCH}, one it would up-cast is refused as not
+         * modelled). Each key's value becomes its state with no timeout, and the function is called once
+         * per key that has initial state or rows, in key order, keys with only initial state getting no
+         * rows; a key given twice fails batch 0 with Spark's {@code IllegalArgumentException} ("The
+         * initial state provided contained multiple rows(state) with the same key. ..."). See
+         * {@link GroupsWithState}.</li>
+         * </ul>
+         */
         public <S> Builder<K, I, O> initialState(List<? extends Map.Entry<K, S>> rows, Encoder<S> encoder) {
             Objects.requireNonNull(rows, "rows must not be null");
             this.initialState = new InitialState<>(new ArrayList<>(rows), encoder);
@@ -459,7 +481,7 @@ public final class TwsQuery<K, I, O> {
         public TwsQuery<K, I, O> build() {
             if (groupsWithState != null) {
                 groupsWithState.checkQuery(timeModeSet ? timeMode : null, outputModeSet ? outputMode : null,
-                        eventTimeColumn, initialState != null, outputEventTimeColumn);
+                        eventTimeColumn, initialState, outputEventTimeColumn);
                 return new TwsQuery<>(this);
             }
             if (outputEventTimeColumn != null) {

@@ -45,7 +45,9 @@ import dev.twstester.TwsQuery;
  *
  * {@code outputPartitions} ({@link BatchResult#outputPartitions()}: the shuffle partition of each
  * output row) is written when the batch knows it and has outputs; a batch without it reads as one
- * whose partitions are not known, as {@code metrics} without it reads as not measured.
+ * whose partitions are not known, as {@code metrics} without it reads as not measured. An output
+ * row of a flat output encoder ({@code Encoders.STRING()}, {@code LONG()}) may be {@code null}: a
+ * {@code mapGroupsWithState} function that returned null; any other null row is refused.
  *
  * Reading rejects unknown members and wrong types with an {@link IllegalArgumentException} that
  * names the batch, the list and the field, e.g. {@code batch 3 outputs[2]: field "ts": cannot
@@ -208,12 +210,13 @@ public final class RunResultJson {
                             + BATCH_FIELDS);
                 }
             }
-            List<O> rows = values(json, "outputs", outputs, where);
+            // a null output row: a mapGroupsWithState function's null result with a flat output encoder
+            List<O> rows = values(json, "outputs", outputs, where, !outputs.isStruct());
             return new BatchResult<>(
                     integer(json, "batchId", where),
                     bool(json, "hadInput", where),
-                    values(json, "input", inputs, where),
-                    values(json, "droppedLate", inputs, where),
+                    values(json, "input", inputs, where, false),
+                    values(json, "droppedLate", inputs, where, false),
                     instant(json, "lateWatermark", where),
                     instant(json, "evictionWatermark", where),
                     instant(json, "batchTimestamp", where),
@@ -286,11 +289,12 @@ public final class RunResultJson {
             return out;
         }
 
-        private <T> List<T> values(JsonNode batch, String name, EncoderRows<T> codec, String where) {
+        private <T> List<T> values(JsonNode batch, String name, EncoderRows<T> codec, String where, boolean nullRows) {
             JsonNode list = array(batch, name, where);
             List<T> out = new ArrayList<>(list.size());
             for (int i = 0; i < list.size(); i++) {
-                out.add(fromJson(list.get(i), codec, where + " " + name + "[" + i + "]"));
+                out.add(nullRows && list.get(i).isNull() ? null
+                        : fromJson(list.get(i), codec, where + " " + name + "[" + i + "]"));
             }
             return out;
         }

@@ -459,8 +459,13 @@ final class Engine<K, I, O> {
         try {
             run("init", null, batch.id, () -> processor.init(query.outputMode(), query.timeMode()));
             handle.state = HandleState.INITIALIZED;
+            if (groupsWithState && !initialKeys.isEmpty()) {
+                // processNewDataWithInitialState: each key with initial state or rows, in key order
+                groupsWithInitialState(processor, p, partitions, batch, input, initial, initialKeys, keys);
+                keys = List.of();
+            }
             for (Bytes key : initialKeys) {
-                if (partitions.of(key) == p) {
+                if (partitions.of(key) == p && !groupsWithState) {
                     initialState(processor, key, initial.get(key), batch);
                 }
             }
@@ -578,6 +583,30 @@ final class Engine<K, I, O> {
         }
     }
 
+    /**
+     * A legacy function's batch 0 with initial state (Spark's {@code processNewDataWithInitialState}):
+     * for each key of the partition that has initial state or rows, in key order, its initial value
+     * becomes its state with no timeout (a second value for the key fails the batch), then the
+     * function is called with the key's rows, none for a key with initial state only.
+     */
+    private void groupsWithInitialState(StatefulProcessor<K, I, O> processor, int p, Partitions partitions,
+            Batch batch, Input<I> input, Map<Bytes, List<Object>> initial, List<Bytes> initialKeys, List<Bytes> keys) {
+        Map<Bytes, Boolean> union = new LinkedHashMap<>();
+        initialKeys.forEach(k -> union.put(k, true));
+        keys.forEach(k -> union.put(k, true));
+        for (Bytes key : sortedKeys(union)) {
+            if (partitions.of(key) != p) {
+                continue;
+            }
+            K k = enter(key);
+            List<Object> values = initial.get(key);
+            if (values != null) {
+                ((GroupStateProcessor<?, ?, ?, ?>) processor).putInitialState(values);
+            }
+            call(processor, k, input.byKey.getOrDefault(key, List.of()), batch);
+        }
+    }
+
     /** Batch 0's initial-state rows by encoded key, as the processor will receive them. */
     private Map<Bytes, List<Object>> initialRows() {
         if (query.initialState().isEmpty()) {
@@ -587,11 +616,33 @@ final class Engine<K, I, O> {
     }
 
     private <S> Map<Bytes, List<Object>> initialRows(TwsQuery.InitialState<K, S> init) {
+        if (groupsWithState) {
+            return legacyInitialRows(init, query.groupsWithState().get().stateEncoder());
+        }
         Codec<S> valueCodec = store.values(init.encoder());
         Map<Bytes, List<Object>> byKey = new LinkedHashMap<>();
         for (Map.Entry<K, S> e : init.rows()) {
             byKey.computeIfAbsent(new Bytes(keyCodec.encode(e.getKey())), k -> new ArrayList<>())
                     .add(valueCodec.load(valueCodec.store(e.getValue())));
+        }
+        return byKey;
+    }
+
+    /**
+     * A legacy function's initial state: each value written with the initial state's encoder and
+     * read with the state encoder, as Spark's deserializer reads it (the schemas are the same,
+     * {@code GroupsWithState#checkQuery}); by reference at {@code Fidelity.FAST} when the encoders are equal.
+     */
+    private <S> Map<Bytes, List<Object>> legacyInitialRows(TwsQuery.InitialState<K, S> init,
+            org.apache.spark.sql.Encoder<?> stateEncoder) {
+        boolean byReference = fidelity == Fidelity.FAST && init.encoder().equals(stateEncoder);
+        KeyCodec<S> from = byReference ? null : KeyCodec.of(init.encoder());
+        KeyCodec<?> to = byReference ? null : KeyCodec.of(stateEncoder);
+        Map<Bytes, List<Object>> byKey = new LinkedHashMap<>();
+        for (Map.Entry<K, S> e : init.rows()) {
+            S value = e.getValue();
+            Object state = value == null || byReference ? value : to.decode(from.encode(value));
+            byKey.computeIfAbsent(new Bytes(keyCodec.encode(e.getKey())), k -> new ArrayList<>()).add(state);
         }
         return byKey;
     }

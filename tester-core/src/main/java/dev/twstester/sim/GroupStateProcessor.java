@@ -113,6 +113,31 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
         return CollectionConverters.asScala(out.iterator());
     }
 
+    /**
+     * Batch 0's initial state for the current key ({@code processNewDataWithInitialState}): the
+     * value becomes the key's state with no timeout, written without counting an updated row; a
+     * second value for the key fails the batch with Spark's {@code IllegalArgumentException}.
+     */
+    void putInitialState(List<Object> values) {
+        if (values.size() > 1) {
+            throw new IllegalArgumentException("The initial state provided contained multiple rows(state) with the same "
+                    + "key. Make sure to de-duplicate the initial state before passing it.");
+        }
+        StateStore store = ((SimHandle) getHandle()).store();
+        Bytes stateKey = store.scope().requireKey(STATE_VARIABLE);
+        ValueVariable<S> state = store.value(STATE_VARIABLE, function.stateEncoder(), 0);
+        @SuppressWarnings("unchecked")
+        S value = (S) values.get(0);
+        if (value == null) {
+            state.clearKey(stateKey);
+        } else {
+            state.put(stateKey, value);
+        }
+        List<Long> timers = store.timers().list(stateKey);
+        setTimeout(store, stateKey, timers.isEmpty() ? GroupStateTimeouts.NO_TIMESTAMP : timers.get(0),
+                GroupStateTimeouts.NO_TIMESTAMP);
+    }
+
     private static void setTimeout(StateStore store, Bytes key, long stored, long timeout) {
         if (stored == timeout) {
             return;

@@ -68,14 +68,25 @@ final class LiveGroupsWithState<K, I, S, O> {
         return function.outputMode();
     }
 
-    /** The operator on {@code grouped}, as the user's job would call it. */
-    Dataset<O> apply(KeyValueGroupedDataset<K, I> grouped, Encoder<O> outputEncoder) {
+    /**
+     * The operator on {@code grouped}, as the user's job would call it: with {@code initialState}
+     * (its values of any type: Spark reads them with the state encoder) when not null.
+     */
+    @SuppressWarnings("unchecked")
+    Dataset<O> apply(KeyValueGroupedDataset<K, I> grouped, Encoder<O> outputEncoder,
+            KeyValueGroupedDataset<K, ?> initialState) {
+        KeyValueGroupedDataset<K, S> initial = (KeyValueGroupedDataset<K, S>) initialState;
         if (function.isMapGroupsWithState()) {
-            return grouped.mapGroupsWithState(new RecordingMap<>(function.mapFunction(), reports, keyEncoder),
-                    function.stateEncoder(), outputEncoder, function.timeout());
+            RecordingMap<K, I, S, O> f = new RecordingMap<>(function.mapFunction(), reports, keyEncoder);
+            return initial == null ? grouped.mapGroupsWithState(f, function.stateEncoder(), outputEncoder, function.timeout())
+                    : grouped.mapGroupsWithState(f, function.stateEncoder(), outputEncoder, function.timeout(), initial);
         }
-        return grouped.flatMapGroupsWithState(new RecordingFlatMap<>(function.flatMapFunction(), reports, keyEncoder),
-                function.outputMode(), function.stateEncoder(), outputEncoder, function.timeout());
+        RecordingFlatMap<K, I, S, O> f = new RecordingFlatMap<>(function.flatMapFunction(), reports, keyEncoder);
+        return initial == null
+                ? grouped.flatMapGroupsWithState(f, function.outputMode(), function.stateEncoder(), outputEncoder,
+                        function.timeout())
+                : grouped.flatMapGroupsWithState(f, function.outputMode(), function.stateEncoder(), outputEncoder,
+                        function.timeout(), initial);
     }
 
     /**

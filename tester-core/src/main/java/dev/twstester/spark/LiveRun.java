@@ -158,7 +158,8 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         }
         KeyValueGroupedDataset<K, I> grouped = input.groupByKey(query.keyFunction(), query.keyEncoder());
         if (groupsWithState != null) {
-            return groupsWithState.apply(grouped, query.outputEncoder());
+            return groupsWithState.apply(grouped, query.outputEncoder(),
+                    query.initialState().map(this::initialDataset).orElse(null));
         }
         StatefulProcessor<K, I, O> processor = query.newProcessor();
         if (query.initialState().isPresent()) {
@@ -174,14 +175,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
 
     private <S> Dataset<O> withInitialState(KeyValueGroupedDataset<K, I> grouped, StatefulProcessor<K, I, O> processor,
             TwsQuery.InitialState<K, S> init) {
-        List<Tuple2<K, S>> rows = new ArrayList<>();
-        for (Map.Entry<K, S> e : init.rows()) {
-            rows.add(new Tuple2<>(e.getKey(), e.getValue()));
-        }
-        KeyValueGroupedDataset<K, S> initial = spark
-                .createDataset(rows, Encoders.tuple(query.keyEncoder(), init.encoder()))
-                .groupByKey((MapFunction<Tuple2<K, S>, K>) Tuple2::_1, query.keyEncoder())
-                .mapValues((MapFunction<Tuple2<K, S>, S>) Tuple2::_2, init.encoder());
+        KeyValueGroupedDataset<K, S> initial = initialDataset(init);
         RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(), outputEncoder());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
@@ -189,6 +183,18 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         }
         return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), initial,
                 query.outputEncoder(), init.encoder());
+    }
+
+    /** The initial state's rows as the batch {@code KeyValueGroupedDataset<K, S>} a job passes as {@code initialState}. */
+    private <S> KeyValueGroupedDataset<K, S> initialDataset(TwsQuery.InitialState<K, S> init) {
+        List<Tuple2<K, S>> rows = new ArrayList<>();
+        for (Map.Entry<K, S> e : init.rows()) {
+            rows.add(new Tuple2<>(e.getKey(), e.getValue()));
+        }
+        return spark
+                .createDataset(rows, Encoders.tuple(query.keyEncoder(), init.encoder()))
+                .groupByKey((MapFunction<Tuple2<K, S>, K>) Tuple2::_1, query.keyEncoder())
+                .mapValues((MapFunction<Tuple2<K, S>, S>) Tuple2::_2, init.encoder());
     }
 
     /** The encoder this query's emitted rows are reported with: in a chain only (else null). */

@@ -144,8 +144,11 @@ class RunResultJsonTest {
                 .isEqualTo("line 1: batch on this line: \"batchId\" is missing; every batch has " + batchFields());
         assertThat(linesError(line.replace("\"1970-01-01T00:00:00Z\",\"lateWatermark\"", "\"noon\",\"lateWatermark\"")))
                 .isEqualTo("line 1: batch 0: \"batchTimestamp\" is \"noon\"; write an ISO-8601 instant like \"2024-05-01T10:00:00Z\"");
-        assertThat(linesError("\n" + line.replace("[\"a:1\",\"b:1\"]", "[\"a:1\",null]")))
-                .isEqualTo("line 2: batch 0 outputs[1]: null; a row or key is never null, give a value");
+        assertThat(linesError("\n" + line.replace("[\"a,1\",\"b,2\"]", "[\"a,1\",null]")))
+                .isEqualTo("line 2: batch 0 input[1]: null; a row or key is never null, give a value");
+        // a flat output encoder's null row (a mapGroupsWithState function's null result) reads back as null
+        assertThat(RunResultJson.readLines(line.replace("[\"a:1\",\"b:1\"]", "[\"a:1\",null]"), STRINGS)
+                .outputs()).containsExactly("a:1", null);
         assertThat(linesError("{\"batchId\":")).startsWith("line 1: not valid JSON: Unexpected end-of-input");
         assertThatThrownBy(() -> RunResultJson.read("{\"format\":\"twstester-run\",\"version\":2,\"batches\":[]}", STRINGS))
                 .hasMessage("version 2 is not supported; this twstester reads version 1");

@@ -317,4 +317,27 @@ class GroupsWithStateTest {
         assertThat(append.outputMode()).isEqualTo(OutputMode.Append());
         assertThat(new TwsSimulator<>(append).runBatch(e("a", 0, "inc")).outputs()).containsExactly("a=1");
     }
+
+    @Test
+    void a_map_groups_with_state_function_returning_null_emits_a_null_row_or_fails_for_a_bean_output() {
+        TwsQuery<String, Event, String> strings = TwsQuery.mapGroupsWithState(new ReturnsNull<>("x"), Encoders.LONG(), NONE)
+                .keyBy(Event::getKey, Encoders.STRING()).input(Encoders.bean(Event.class)).output(Encoders.STRING()).build();
+        TwsSimulator<String, Event, String> sim = new TwsSimulator<>(strings);
+        List<String> expected = new java.util.ArrayList<>();
+        expected.add("x");
+        expected.add(null);
+        assertThat(sim.runBatch(e("a", 0, "x"), e("n", 0, "x")).outputs()).isEqualTo(expected);
+        assertThat(sim.state().value(GroupsWithState.STATE_VARIABLE, "n")).contains(1L);
+        String json = dev.twstester.io.RunResultJson.write(sim.history(), strings);
+        assertThat(dev.twstester.io.RunResultJson.read(json, strings).outputs()).isEqualTo(expected);
+        assertThat(new TwsSimulator<>(strings, Fidelity.FAST).runBatch(e("n", 0, "x")).outputs()).containsExactly((String) null);
+
+        TwsQuery<String, Event, OutEvent> beans = TwsQuery.mapGroupsWithState(new ReturnsNull<>(new OutEvent("a", 1, "x")),
+                        Encoders.LONG(), NONE)
+                .keyBy(Event::getKey, Encoders.STRING()).input(Encoders.bean(Event.class))
+                .output(Encoders.bean(OutEvent.class)).build();
+        Throwable thrown = catchThrowable(() -> new TwsSimulator<>(beans).runBatch(e("n", 0, "x")));
+        assertThat(thrown).isInstanceOf(SparkThrowable.class).hasMessageContaining("top level Product or row object");
+        assertThat(((SparkThrowable) thrown).getCondition()).isEqualTo("NOT_NULL_ASSERT_VIOLATION");
+    }
 }

@@ -21,6 +21,8 @@ import org.apache.spark.sql.streaming.GroupState;
  * <p>A timed-out call emits {@code key timed out <count>}; a key starting with {@code keep} then
  * does nothing (the state stays, without a timeout), one starting with {@code rearm} sets a new
  * timeout 1000 ms later (duration, or watermark + 1000 with {@code eventTime}), others remove the state.
+ * A call with no rows that has not timed out (a key with initial state only) emits {@code key=<count>};
+ * a {@code rearm} key then sets such a timeout too.
  */
 public class LegacyProbe implements FlatMapGroupsWithStateFunction<String, Event, Long, String> {
     private final boolean eventTime;
@@ -46,6 +48,13 @@ public class LegacyProbe implements FlatMapGroupsWithStateFunction<String, Event
             return out.iterator();
         }
         boolean lazyBoom = false;
+        if (!rows.hasNext() && key.startsWith("rearm")) { // a key with initial state only: arm its first timeout
+            if (eventTime) {
+                state.setTimeoutTimestamp(state.getCurrentWatermarkMs() + 1000);
+            } else {
+                state.setTimeoutDuration(1000);
+            }
+        }
         while (rows.hasNext()) {
             Event e = rows.next();
             String cmd = e.getCmd() == null || e.getCmd().isEmpty() ? "inc" : e.getCmd();

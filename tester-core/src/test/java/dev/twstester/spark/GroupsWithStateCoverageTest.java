@@ -99,4 +99,24 @@ class GroupsWithStateCoverageTest {
         assertThat(n.noDataBatches()).as("%s", n).isZero();
         assertThat(n.failed()).as("%s", n).isZero();
     }
+
+    @Test
+    void initial_state_scenarios_call_keys_with_only_initial_state_and_time_them_out() {
+        Case c = LiveGroupsWithStateGeneratedTest.processingTimeTimeoutWithInitialState();
+        Property property = Property.forAll(c.fullGenerator()).shufflePartitions(1, 2);
+        int initialOnlyCalled = 0;
+        int initialTimedOut = 0;
+        for (long seed : SEEDS) {
+            GenScenario gen = property.scenario(seed);
+            TwsSimulator<String, Event, String> sim = new TwsSimulator<>(gen.applyTo(c.query()));
+            sim.run(gen.toScenario((key, ms, variant) -> new Event(key, ms, c.commands()[variant])));
+            List<String> outputs = sim.history().outputs();
+            initialOnlyCalled += outputs.contains("z=9") ? 1 : 0;
+            initialTimedOut += outputs.contains("rearm timed out 1") ? 1 : 0;
+        }
+        System.out.println("with initial state: z called in " + initialOnlyCalled + ", rearm's initial state timed out in "
+                + initialTimedOut + " of " + SEEDS.size());
+        assertThat(initialOnlyCalled).isEqualTo(SEEDS.size());
+        assertThat(initialTimedOut).isPositive();
+    }
 }

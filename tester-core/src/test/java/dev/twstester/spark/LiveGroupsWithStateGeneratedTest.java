@@ -2,6 +2,8 @@ package dev.twstester.spark;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.spark.SparkThrowable;
@@ -26,7 +28,8 @@ import dev.twstester.sim.TwsSimulator;
 
 /**
  * Legacy functions on generated scenarios, on live Spark and on the simulator: each of the three
- * timeouts (flatMapGroupsWithState in Update and Append mode, mapGroupsWithState), 1 or 2 shuffle
+ * timeouts (flatMapGroupsWithState in Update and Append mode, mapGroupsWithState), the first with
+ * an initial state too, 1 or 2 shuffle
  * partitions, trigger intervals, restarts from the checkpoint, timeouts set, kept, reset and
  * removed ({@code -Dtwstester.tries=N} tries per query, default 8; {@code -Dtwstester.seed=S}
  * reruns one; {@code -Dtwstester.baseSeed=B} repeats a run of tries: {@code GroupsWithStateCoverageTest}
@@ -115,6 +118,18 @@ class LiveGroupsWithStateGeneratedTest {
                 "inc;dur:60000", "inc", "remove", "peek;dur:60000", "remove;dur:60000");
     }
 
+    /**
+     * {@link #processingTimeTimeout()} with Spark's initialState argument: {@code z} has initial
+     * state only (called with no rows in batch 0), {@code rearm} arms a timeout on its initial state
+     * when it has no rows in batch 0, {@code b} starts from 3.
+     */
+    static Case processingTimeTimeoutWithInitialState() {
+        Case plain = processingTimeTimeout();
+        return new Case(flat(GroupStateTimeout.ProcessingTimeTimeout(), OutputMode.Update())
+                .initialState(List.of(Map.entry("b", 3L), Map.entry("rearm", 1L), Map.entry("z", 9L)), Encoders.LONG())
+                .build(), plain.generator(), plain.commands());
+    }
+
     static Case eventTimeTimeoutAppend() {
         return new Case(flat(GroupStateTimeout.EventTimeTimeout(), OutputMode.Append())
                         .watermark("ts", Duration.ofMinutes(1)).build(),
@@ -142,6 +157,11 @@ class LiveGroupsWithStateGeneratedTest {
     @Test
     void processing_time_timeout() {
         check(processingTimeTimeout());
+    }
+
+    @Test
+    void processing_time_timeout_with_initial_state() {
+        check(processingTimeTimeoutWithInitialState());
     }
 
     @Test

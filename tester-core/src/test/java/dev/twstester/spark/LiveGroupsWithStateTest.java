@@ -227,7 +227,7 @@ class LiveGroupsWithStateTest {
     }
 
     /** The first error class in the cause chain below Spark's STREAM_FAILED wrapper. */
-    private static String condition(Throwable t) {
+    static String condition(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof SparkThrowable st && st.getCondition() != null && !"STREAM_FAILED".equals(st.getCondition())) {
                 return st.getCondition();

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.spark.api.java.function.FlatMapGroupsWithStateFunction;
 import org.apache.spark.sql.Encoders;
@@ -49,14 +50,17 @@ class LegacyFunctionTest {
     }
 
     static TwsQuery<String, Reading, String> query() {
+        return builder().build();
+    }
+
+    private static TwsQuery.Builder<String, Reading, String> builder() {
         return TwsQuery.flatMapGroupsWithState(new Silence(), OutputMode.Append(), Encoders.LONG(),
                         GroupStateTimeout.EventTimeTimeout())
                 .keyBy(Reading::getSensor, Encoders.STRING())
                 .input(Encoders.bean(Reading.class))
                 .output(Encoders.STRING())
                 .outputMode(OutputMode.Append())
-                .watermark("ts", Duration.ofSeconds(5))
-                .build();
+                .watermark("ts", Duration.ofSeconds(5));
     }
 
     @Simulator TestSimulator<String, Reading, String> sim;
@@ -80,13 +84,31 @@ class LegacyFunctionTest {
     @Test
     @Tag("live")
     void the_differential_property_runs_a_legacy_query_on_both_engines() {
-        DifferentialProperty<String, Reading, String> property = DifferentialProperty.of(query(),
+        agreesOnThreeSeeds(query(), 0);
+    }
+
+    /** {@code DifferentialProperty} on both engines, 3 seeds, sensors a and b, batches of {@code minRows} to 3 readings. */
+    private static void agreesOnThreeSeeds(TwsQuery<String, Reading, String> query, int minRows) {
+        DifferentialProperty<String, Reading, String> property = DifferentialProperty.of(query,
                 ScenarioGenerator.create().keys("a", "b").eventTimeBase(Instant.ofEpochSecond(10))
                         .eventTimeSpread(Duration.ofSeconds(40)).interestingDurations(Duration.ofSeconds(10))
-                        .batches(2, 5).eventsPerBatch(0, 3).restartChance(0.2),
+                        .batches(2, 5).eventsPerBatch(minRows, 3).restartChance(0.2),
                 Reading::new);
         for (long seed : Property.trySeeds(0, 3)) {
             property.assertAgreement(seed);
         }
+    }
+
+    /** Spark's initialState argument: b starts from 5; c, with initial state only, times out 10 s after the epoch. */
+    @Test
+    @Tag("live")
+    void the_differential_property_runs_a_legacy_query_with_initial_state_on_both_engines() {
+        TwsQuery<String, Reading, String> withInitialState = builder()
+                .initialState(List.of(Map.entry("b", 5L), Map.entry("c", 2L)), Encoders.LONG())
+                .build();
+        agreesOnThreeSeeds(withInitialState, 1); // batch 0 has readings: the initial state is applied with them
+        RunResult<String, Reading, String> run = new dev.twstester.sim.TwsSimulator<>(withInitialState)
+                .runBatch(reading("b", 30, 0));
+        assertThat(run).outputs().containsExactly("c silent after 2");
     }
 }
