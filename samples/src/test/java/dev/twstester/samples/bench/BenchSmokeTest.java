@@ -108,6 +108,26 @@ class BenchSmokeTest {
     }
 
     @Test
+    void startupTableChecksEachTargetOfItsOwnCase() {
+        double[] walls = {300, 990, 950, 1600, 1400, 600};
+        List<StartupBench.Case> cases = new ArrayList<>();
+        for (int i = 0; i < walls.length; i++) {
+            cases.add(new StartupBench.Case(StartupBench.CASES.get(i)[0], new double[] {walls[i]}, new long[] {200},
+                    new long[] {500}, new long[] {600}, new long[] {700}));
+        }
+        BenchMain.Report report = new BenchMain.Report();
+        report.startup = cases;
+        StringBuilder md = new StringBuilder();
+        report.startup(md);
+        assertThat(md.toString())
+                .contains("| RunningCount, simulator FULL | 990 ms | 990 - 990 ms | 200 / 500 / 600 / 700 | 1.65x | <= 1.0 s: yes |")
+                .contains("| RunningCount, simulator FAST | 950 ms | 950 - 950 ms | 200 / 500 / 600 / 700 | 1.58x | - |")
+                .contains("| CartWatch, simulator FULL | 1600 ms | 1600 - 1600 ms | 200 / 500 / 600 / 700 | 2.67x"
+                        + " | <= 1.5 s and <= 2.5x TwsTester: **no** |")
+                .contains("| RunningCount, Spark's TwsTester | 600 ms | 600 - 600 ms | 200 / 500 / 600 / 700 | 1.00x | - |");
+    }
+
+    @Test
     void memoryProgramMeasuresTheSimulatorAndTwsTester() throws InterruptedException {
         // heap figures of 50 keys are noise; this only shows that both kinds of engine load and measure
         assertThat(MemoryMain.retained("bean", "FAST", "batches", 50)).isGreaterThan(Long.MIN_VALUE);
