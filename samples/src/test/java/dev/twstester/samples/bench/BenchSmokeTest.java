@@ -115,11 +115,7 @@ class BenchSmokeTest {
             cases.add(new StartupBench.Case(StartupBench.CASES.get(i)[0], new double[] {walls[i]}, new long[] {200},
                     new long[] {500}, new long[] {600}, new long[] {700}));
         }
-        BenchMain.Report report = new BenchMain.Report();
-        report.startup = cases;
-        StringBuilder md = new StringBuilder();
-        report.startup(md);
-        assertThat(md.toString())
+        assertThat(section(report -> report.startup = cases, BenchMain.Report::startup))
                 .contains("| RunningCount, simulator FULL | 990 ms | 990 - 990 ms | 200 / 500 / 600 / 700 | 1.65x | <= 1.0 s: yes |")
                 .contains("| RunningCount, simulator FAST | 950 ms | 950 - 950 ms | 200 / 500 / 600 / 700 | 1.58x | - |")
                 .contains("| CartWatch, simulator FULL | 1600 ms | 1600 - 1600 ms | 200 / 500 / 600 / 700 | 2.67x"
@@ -251,11 +247,7 @@ class BenchSmokeTest {
             String[] engine = ColdSuiteBench.ENGINES.get(e);
             cases.add(ColdSuiteBench.toCase(engine[0], engine[1], List.of(new ChildJvm.Result(0, out, "", r[0]))));
         }
-        BenchMain.Report report = new BenchMain.Report();
-        report.coldSuite = cases;
-        StringBuilder md = new StringBuilder();
-        report.coldSuite(md);
-        assertThat(md.toString())
+        assertThat(section(report -> report.coldSuite = cases, BenchMain.Report::coldSuite))
                 .contains("### (6) Cold test suite: 54 small tests")
                 .contains("| twstester simulator FULL (default) | 4000 ms | 4000 - 4000 ms | 300 / 600 / 2000 / 3600 | 3000 ms"
                         + " | 55.6 ms | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 4.00x | 10.00x | **no** |")
@@ -265,5 +257,15 @@ class BenchSmokeTest {
                         + " | 300 / 600 / 1000 / 1800 | 1200 ms | 22.2 ms | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 2.00x | 4.00x | - |")
                 .contains("The simulator FULL against TwsTester whose tests also build the query definitions"
                         + " (the same Spark encoder inference): 2.00x wall, 2.50x suite.");
+    }
+
+    /** The Markdown one section of the report writes, after {@code fill} gave the report its results. */
+    private static String section(java.util.function.Consumer<BenchMain.Report> fill,
+            java.util.function.BiConsumer<BenchMain.Report, StringBuilder> section) {
+        BenchMain.Report report = new BenchMain.Report();
+        fill.accept(report);
+        StringBuilder md = new StringBuilder();
+        section.accept(report, md);
+        return md.toString();
     }
 }
