@@ -76,8 +76,7 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
         Bytes stateKey = scope.requireKey(STATE_VARIABLE);
         ValueVariable<S> state = store.value(STATE_VARIABLE, function.stateEncoder(), 0);
         S stored = state.get(stateKey);
-        List<Long> timers = store.timers().list(stateKey);
-        long storedTimeout = timers.isEmpty() ? GroupStateTimeouts.NO_TIMESTAMP : timers.get(0);
+        long storedTimeout = storedTimeout(store, stateKey);
         long batchId = handle.getQueryInfo().getBatchId();
 
         TestGroupState<S> group = TestGroupState.create(org.apache.spark.api.java.Optional.ofNullable(stored),
@@ -133,9 +132,13 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
         } else {
             state.put(stateKey, value);
         }
-        List<Long> timers = store.timers().list(stateKey);
-        setTimeout(store, stateKey, timers.isEmpty() ? GroupStateTimeouts.NO_TIMESTAMP : timers.get(0),
-                GroupStateTimeouts.NO_TIMESTAMP);
+        setTimeout(store, stateKey, storedTimeout(store, stateKey), GroupStateTimeouts.NO_TIMESTAMP);
+    }
+
+    /** The key's timeout as the state row holds it: its one timer, or no timestamp. */
+    private static long storedTimeout(StateStore store, Bytes key) {
+        List<Long> timers = store.timers().list(key);
+        return timers.isEmpty() ? GroupStateTimeouts.NO_TIMESTAMP : timers.get(0);
     }
 
     private static void setTimeout(StateStore store, Bytes key, long stored, long timeout) {
