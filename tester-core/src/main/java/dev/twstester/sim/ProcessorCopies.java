@@ -10,6 +10,7 @@ import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
+import java.io.OutputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -35,6 +36,13 @@ import org.apache.spark.sql.streaming.StatefulProcessor;
  * provably the same as a deserialized copy (equal serialized form, every transient field at its
  * default as deserialization leaves it, no custom {@code readObject}/{@code readResolve}, a new
  * object per call), the supplier is used instead.
+ *
+ * <p>The serialized form names each class instead of writing Java's full class descriptor: the
+ * bytes are only compared and read back in this JVM, never by Spark, and a full descriptor carries
+ * the class's {@code serialVersionUID}, which for a class that declares none (Spark's
+ * {@code StatefulProcessor} among them) Java computes by hashing the class with SHA-1, loading the
+ * JDK's security providers on the way: about 20 ms of a fresh JVM's first simulator. What can be
+ * serialized, and how each object writes itself, is Java serialization's own.
  */
 final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
     private final byte[] bytes;
@@ -121,7 +129,7 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
     }
 
     private static byte[] serialize(Object o) throws IOException {
-        try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ObjectOutputStream oos = new ObjectOutputStream(out)) {
+        try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ObjectOutputStream oos = new NamingOutputStream(out)) {
             oos.writeObject(o);
             oos.flush();
             return out.toByteArray();
@@ -186,6 +194,18 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
         return true;
     }
 
+    /** Writes a class descriptor as the class's name ({@link LoaderObjectInputStream} reads it back). */
+    private static final class NamingOutputStream extends ObjectOutputStream {
+        NamingOutputStream(OutputStream out) throws IOException {
+            super(out);
+        }
+
+        @Override
+        protected void writeClassDescriptor(ObjectStreamClass desc) throws IOException {
+            writeUTF(desc.getName());
+        }
+    }
+
     private static final class LoaderObjectInputStream extends ObjectInputStream {
         private final ClassLoader loader;
 
@@ -194,13 +214,21 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
             this.loader = loader;
         }
 
+        /** A descriptor {@link NamingOutputStream} wrote: the class's name, read as this JVM's class. */
         @Override
-        protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+        protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+            String name = readUTF();
             try {
-                return Class.forName(desc.getName(), false, loader);
+                return ObjectStreamClass.lookupAny(Class.forName(name, false, loader));
             } catch (ClassNotFoundException e) {
-                return super.resolveClass(desc);
+                return ObjectStreamClass.lookupAny(Class.forName(name, false, ProcessorCopies.class.getClassLoader()));
             }
+        }
+
+        /** Every descriptor comes from {@link #readClassDescriptor}, which found the class already. */
+        @Override
+        protected Class<?> resolveClass(ObjectStreamClass desc) {
+            return desc.forClass();
         }
     }
 }
