@@ -110,17 +110,13 @@ final class ListVariable<T> extends StateVariable {
 
     @Override
     @SuppressWarnings("unchecked")
-    Map<Bytes, Object> convertData(Map<Bytes, Object> data, java.util.function.UnaryOperator<Object> value,
+    Object convertKeyData(Object keyData, java.util.function.UnaryOperator<Object> value,
             java.util.function.UnaryOperator<Object> mapKey) {
-        Map<Bytes, Object> out = new HashMap<>();
-        data.forEach((k, v) -> {
-            List<Element> converted = new ArrayList<>();
-            for (Element e : (List<Element>) v) {
-                converted.add(new Element(value.apply(e.value), e.expiry));
-            }
-            out.put(k, converted);
-        });
-        return out;
+        List<Element> converted = new ArrayList<>();
+        for (Element e : (List<Element>) keyData) {
+            converted.add(new Element(value.apply(e.value), e.expiry));
+        }
+        return converted;
     }
 
     @Override

@@ -196,17 +196,13 @@ final class MapVariable<MK, MV> extends StateVariable {
     }
 
     @Override
-    Map<Bytes, Object> convertData(Map<Bytes, Object> data, java.util.function.UnaryOperator<Object> value,
+    Object convertKeyData(Object keyData, java.util.function.UnaryOperator<Object> value,
             java.util.function.UnaryOperator<Object> mapKey) {
-        Map<Bytes, Object> out = new HashMap<>();
-        data.forEach((k, v) -> {
-            KeyData d = (KeyData) v;
-            TreeMap<Bytes, Entry> entries = new TreeMap<>();
-            d.entries().forEach((order, e) -> entries.put(order,
-                    new Entry(mapKey.apply(e.key), value.apply(e.value), e.expiry)));
-            out.put(k, new KeyData(entries, new HashSet<>(d.stale())));
-        });
-        return out;
+        KeyData d = (KeyData) keyData;
+        TreeMap<Bytes, Entry> entries = new TreeMap<>();
+        d.entries().forEach((order, e) -> entries.put(order,
+                new Entry(mapKey.apply(e.key), value.apply(e.value), e.expiry)));
+        return new KeyData(entries, new HashSet<>(d.stale()));
     }
 
     @Override

@@ -43,8 +43,16 @@ abstract class StateVariable {
      * {@code mapKey.apply(it)}; expirations and order stay. For a restart with a new version whose
      * encoders read the old values differently.
      */
-    abstract java.util.Map<Bytes, Object> convertData(java.util.Map<Bytes, Object> data,
-            java.util.function.UnaryOperator<Object> value, java.util.function.UnaryOperator<Object> mapKey);
+    final java.util.Map<Bytes, Object> convertData(java.util.Map<Bytes, Object> data,
+            java.util.function.UnaryOperator<Object> value, java.util.function.UnaryOperator<Object> mapKey) {
+        java.util.Map<Bytes, Object> out = new java.util.HashMap<>();
+        data.forEach((k, v) -> out.put(k, convertKeyData(v, value, mapKey)));
+        return out;
+    }
+
+    /** One key's data of {@link #convertData}, converted the same way. */
+    abstract Object convertKeyData(Object keyData, java.util.function.UnaryOperator<Object> value,
+            java.util.function.UnaryOperator<Object> mapKey);
 
     /** Whether two copies of one key's data are the same stored bytes (or equal objects) and expirations. */
     abstract boolean sameKeyData(Object a, Object b);

@@ -81,14 +81,10 @@ final class ValueVariable<T> extends StateVariable {
     }
 
     @Override
-    Map<Bytes, Object> convertData(Map<Bytes, Object> data, java.util.function.UnaryOperator<Object> value,
+    Object convertKeyData(Object keyData, java.util.function.UnaryOperator<Object> value,
             java.util.function.UnaryOperator<Object> mapKey) {
-        Map<Bytes, Object> out = new HashMap<>();
-        data.forEach((k, v) -> {
-            Entry e = (Entry) v;
-            out.put(k, new Entry(value.apply(e.value), e.expiry));
-        });
-        return out;
+        Entry e = (Entry) keyData;
+        return new Entry(value.apply(e.value), e.expiry);
     }
 
     @Override
