@@ -40,7 +40,12 @@ public class CheckpointProbe extends StatefulProcessor<String, String, String> {
     private transient ValueState<Tuple2<String, Long>> pair;
 
     public static TwsQuery<String, String, String> query() {
-        return TwsQuery.builder(CheckpointProbe::new)
+        return query(CheckpointProbe::new);
+    }
+
+    /** The probe's query (rows "key,..." grouped by key, ProcessingTime, Update) running {@code version}. */
+    static TwsQuery<String, String, String> query(java.util.function.Supplier<? extends CheckpointProbe> version) {
+        return TwsQuery.builder(version)
                 .keyBy(row -> row.substring(0, row.indexOf(',')), Encoders.STRING())
                 .input(Encoders.STRING())
                 .output(Encoders.STRING())
@@ -100,13 +105,7 @@ public class CheckpointProbe extends StatefulProcessor<String, String, String> {
         }
 
         public static TwsQuery<String, String, String> query() {
-            return TwsQuery.builder(WithNotes::new)
-                    .keyBy(row -> row.substring(0, row.indexOf(',')), Encoders.STRING())
-                    .input(Encoders.STRING())
-                    .output(Encoders.STRING())
-                    .timeMode(TimeMode.ProcessingTime())
-                    .outputMode(OutputMode.Update())
-                    .build();
+            return CheckpointProbe.query(WithNotes::new);
         }
     }
 
