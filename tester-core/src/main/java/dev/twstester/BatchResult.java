@@ -58,6 +58,9 @@ import dev.twstester.internal.ContiguousPartitions;
  *                           without it, or read from a file written without it). The simulator
  *                           and the live runner always give it, in collect order, so the list is
  *                           ascending
+ * @param operators          for a query of several stateful operators, each operator's own view of
+ *                           the batch, in plan order (see {@link #operators()}); empty for one
+ *                           operator
  * @param <K> grouping key type
  * @param <I> input row type
  * @param <O> output row type
@@ -73,7 +76,8 @@ public record BatchResult<K, I, O>(
         List<O> outputs,
         List<FiredTimer<K>> firedTimers,
         Map<String, Long> metrics,
-        List<Integer> outputPartitions) {
+        List<Integer> outputPartitions,
+        List<BatchResult<?, ?, ?>> operators) {
 
     /**
      * The metrics both engines report, with the names of Spark's query progress: the
@@ -87,6 +91,14 @@ public record BatchResult<K, I, O>(
             "numValueStateWithTTLVars", "numListStateWithTTLVars", "numMapStateWithTTLVars", "numDeletedStateVars",
             "numValuesRemovedDueToTTLExpiry", "numUpdatedStateRows", "numRemovedStateRows",
             "numRowsDroppedByWatermark");
+
+    /** The batch of a query of one stateful operator. */
+    public BatchResult(long batchId, boolean hadInput, List<I> input, List<I> droppedLate, Instant lateWatermark,
+            Instant evictionWatermark, Instant batchTimestamp, List<O> outputs, List<FiredTimer<K>> firedTimers,
+            Map<String, Long> metrics, List<Integer> outputPartitions) {
+        this(batchId, hadInput, input, droppedLate, lateWatermark, evictionWatermark, batchTimestamp, outputs,
+                firedTimers, metrics, outputPartitions, List.of());
+    }
 
     /** A batch without metrics and without the outputs' partitions. */
     public BatchResult(long batchId, boolean hadInput, List<I> input, List<I> droppedLate, Instant lateWatermark,
@@ -122,6 +134,11 @@ public record BatchResult<K, I, O>(
                     + outputPartitions.size() + " output partitions; give one partition per output row, or none"
                     + " when they are not known");
         }
+        operators = List.copyOf(operators);
+        if (operators.size() == 1) {
+            throw new IllegalArgumentException("batch " + batchId + ": give each operator's view for a query of several "
+                    + "operators, and none for one operator");
+        }
         for (int i = 0; i < outputPartitions.size() && !(outputPartitions instanceof ContiguousPartitions); i++) {
             if (outputPartitions.get(i) < 0) {
                 throw new IllegalArgumentException("batch " + batchId + ": output row " + i + " has the negative "
@@ -148,6 +165,28 @@ public record BatchResult<K, I, O>(
     private static <T> List<T> unmodifiable(List<T> list) {
         Class<?> type = list.getClass();
         return type == UNMODIFIABLE_VIEW || type == UNMODIFIABLE_RANDOM_ACCESS_VIEW ? list : List.copyOf(list);
+    }
+
+    /**
+     * Each stateful operator's view of this batch, in plan order: the rows it received (the source's
+     * for the first, the previous operator's outputs for the others), the rows it dropped as late, its
+     * outputs with their partitions, its fired timers (with its keys) and its metrics, and the
+     * batch's id, watermarks and time, which all operators share. A query of one operator has one
+     * view: this batch.
+     *
+     * <p>For a query of several operators, this batch itself reports the query: the source's rows
+     * and the first operator's late rows, fired timers and metrics ({@code K} is its key), and the
+     * query's output, the last operator's, with its partitions.
+     * <pre>{@code
+     * BatchResult<String, Click, PageAlert> batch = sim.runBatch(clicks).lastBatch();
+     * batch.outputs();                          // the page alerts: what the query writes
+     * batch.operators().get(0).outputs();       // the sessions the second operator received
+     * batch.operators().get(1).firedTimers();   // the second operator's timers, with its keys
+     * }</pre>
+     */
+    @Override
+    public List<BatchResult<?, ?, ?>> operators() {
+        return operators.isEmpty() ? List.of(this) : operators;
     }
 
     /**

@@ -181,15 +181,17 @@ public final class RunComparison<O> {
      *   spark:     [boots]
      * </pre>
      */
-    public List<RunDifference> stateDifferences(dev.twstester.sim.StateSnapshot left,
-            dev.twstester.sim.StateSnapshot right) {
+    public List<RunDifference> stateDifferences(EndState left, EndState right) {
+        Objects.requireNonNull(left, "left must not be null");
+        Objects.requireNonNull(right, "right must not be null");
         List<RunDifference> found = new ArrayList<>();
         long batch = left.nextBatchId() - 1;
-        for (dev.twstester.sim.StateDifference d : dev.twstester.sim.StateDifference.between(left, right)) {
+        for (StateDifference d : left.differencesTo(right)) {
             if (ignored.contains(d.aspect())) {
                 continue;
             }
-            String where = "end state after batch " + batch + (d.key() == null ? "" : ", key " + d.key()) + ": ";
+            String where = "end state after batch " + batch + (d.operator() == 0 ? "" : ", operator " + d.operator())
+                    + (d.key() == null ? "" : ", key " + d.key()) + ": ";
             String what = switch (d.aspect()) {
                 case BATCH_ID -> "next batch id differs";
                 case EVICTION_WATERMARK -> "watermark (the next batch's eviction watermark) differs";
@@ -207,7 +209,7 @@ public final class RunComparison<O> {
      * Throws an {@link AssertionError} with the first of {@link #stateDifferences} (plus how many
      * more there are) unless the two end states are the same in every aspect not {@link #ignoring ignored}.
      */
-    public void assertSameState(dev.twstester.sim.StateSnapshot left, dev.twstester.sim.StateSnapshot right) {
+    public void assertSameState(EndState left, EndState right) {
         List<RunDifference> found = stateDifferences(left, right);
         if (!found.isEmpty()) {
             int more = found.size() - 1;

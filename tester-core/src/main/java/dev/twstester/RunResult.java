@@ -53,6 +53,28 @@ public record RunResult<K, I, O>(List<BatchResult<K, I, O>> batches) {
         return batches.get(batches.size() - 1);
     }
 
+    /**
+     * The batches as operator {@code index} of the query saw them ({@link BatchResult#operators()}),
+     * typed as the caller expects: for a query of several operators, e.g.
+     * {@code RunResult<String, Session, PageAlert> alerts = run.operator(1);}. Operator 0 of a query
+     * of one operator is this result.
+     *
+     * @throws IndexOutOfBoundsException when the query has no operator {@code index}
+     */
+    @SuppressWarnings("unchecked")
+    public <K2, I2, O2> RunResult<K2, I2, O2> operator(int index) {
+        List<BatchResult<K2, I2, O2>> views = new ArrayList<>(batches.size());
+        for (BatchResult<K, I, O> b : batches) {
+            List<BatchResult<?, ?, ?>> all = b.operators();
+            if (index < 0 || index >= all.size()) {
+                throw new IndexOutOfBoundsException("batch " + b.batchId() + " has " + all.size() + " operator(s), no "
+                        + "operator " + index);
+            }
+            views.add((BatchResult<K2, I2, O2>) all.get(index));
+        }
+        return new RunResult<>(views);
+    }
+
     /** True when no batch ran. */
     public boolean isEmpty() {
         return batches.isEmpty();

@@ -30,8 +30,48 @@ public record Scenario<I>(List<Step<I>> steps) {
         steps = List.copyOf(steps);
     }
 
-    /** One step of a scenario. */
-    public sealed interface Step<I> permits Input, AddData, Tick, Stop, Start {}
+    /** One step of a scenario; {@link #applyTo} hands it to whatever runs it. */
+    public sealed interface Step<I> permits Input, AddData, Tick, Stop, Start {
+        /** Calls the {@code target} method that does this step, and returns what it returns. */
+        <R> R applyTo(StepTarget<I, R> target);
+    }
+
+    /**
+     * What runs the steps of a scenario: the simulator, the live runner, a plan writer. Each step
+     * calls one method ({@link Step#applyTo}), so a new kind of step shows everywhere steps are run.
+     *
+     * <pre>{@code
+     * int rows = 0;
+     * for (Scenario.Step<CartEvent> step : story.steps()) {
+     *     rows += step.applyTo(new Scenario.StepTarget<CartEvent, Integer>() {
+     *         public Integer batch(List<CartEvent> r, Instant at) { return r.size(); }
+     *         public Integer addData(List<CartEvent> r) { return r.size(); }
+     *         public Integer tick(Instant to) { return 0; }
+     *         public Integer stop() { return 0; }
+     *         public Integer start() { return 0; }
+     *     });
+     * }
+     * }</pre>
+     *
+     * @param <I> input row type
+     * @param <R> what a step returns
+     */
+    public interface StepTarget<I, R> {
+        /** {@link Input}: a micro-batch of {@code rows} at the trigger at {@code at}, or the next trigger when null. */
+        R batch(List<I> rows, Instant at);
+
+        /** {@link AddData}: rows reach the source. */
+        R addData(List<I> rows);
+
+        /** {@link Tick}: the clock moves to {@code to}. */
+        R tick(Instant to);
+
+        /** {@link Stop}: the query stops. */
+        R stop();
+
+        /** {@link Start}: the query starts again from its checkpoint. */
+        R start();
+    }
 
     /**
      * A micro-batch of {@code rows}: they arrive while the query is idle and the trigger at
@@ -47,6 +87,11 @@ public record Scenario<I>(List<Step<I>> steps) {
         @Override
         public List<I> rows() {
             return List.copyOf(rows);
+        }
+
+        @Override
+        public <R> R applyTo(StepTarget<I, R> target) {
+            return target.batch(rows(), at);
         }
     }
 
@@ -64,6 +109,11 @@ public record Scenario<I>(List<Step<I>> steps) {
         public List<I> rows() {
             return List.copyOf(rows);
         }
+
+        @Override
+        public <R> R applyTo(StepTarget<I, R> target) {
+            return target.addData(rows());
+        }
     }
 
     /**
@@ -75,20 +125,35 @@ public record Scenario<I>(List<Step<I>> steps) {
         public Tick {
             Objects.requireNonNull(to, "to must not be null");
         }
+
+        @Override
+        public <R> R applyTo(StepTarget<I, R> target) {
+            return target.tick(to);
+        }
     }
 
     /**
      * The query stops between batches: nothing runs until {@link Start}; rows added meanwhile wait,
      * and a no-data batch that was due at the next trigger is skipped.
      */
-    public record Stop<I>() implements Step<I> {}
+    public record Stop<I>() implements Step<I> {
+        @Override
+        public <R> R applyTo(StepTarget<I, R> target) {
+            return target.stop();
+        }
+    }
 
     /**
      * The query starts again from its checkpoint: state, timers, watermark and batch ids carry over,
      * a fresh processor runs the driver-side {@code init}/{@code close} pass, initial state is not
      * applied again; the first trigger runs at once, a data batch if rows wait, else nothing.
      */
-    public record Start<I>() implements Step<I> {}
+    public record Start<I>() implements Step<I> {
+        @Override
+        public <R> R applyTo(StepTarget<I, R> target) {
+            return target.start();
+        }
+    }
 
     public static <I> Builder<I> builder() {
         return new Builder<>();

@@ -39,6 +39,19 @@ import dev.twstester.internal.Triggers;
  * <p>A legacy {@code mapGroupsWithState} / {@code flatMapGroupsWithState} function is a query too,
  * run by the same simulator and live runner ({@link #mapGroupsWithState}, {@link #flatMapGroupsWithState}).
  *
+ * <p>A query may apply several stateful operators one after another, as Spark plans
+ * {@code ...transformWithState(...).groupByKey(...).transformWithState(...)}: {@link #then} appends
+ * one. The query's key type {@code K} is then the first operator's, {@code O} the last one's output;
+ * {@link #operators()} lists each operator as a one-operator query.
+ * <pre>{@code
+ * TwsQuery<String, Click, PageAlert> query = sessions          // a query with outputEventTimeColumn("end")
+ *         .then(TwsQuery.builder(PageAlerts::new)
+ *                 .keyBy(Session::getPage, Encoders.STRING())  // groupByKey(...) on the sessions
+ *                 .input(Encoders.bean(Session.class))
+ *                 .output(Encoders.bean(PageAlert.class))
+ *                 .timeMode(TimeMode.EventTime()));
+ * }</pre>
+ *
  * <p>The event time is read from the named column of the input encoder's row (a {@code timestamp}
  * column: {@code java.sql.Timestamp} or {@code java.time.Instant} fields), exactly as
  * {@code withWatermark} reads it, in microseconds.
@@ -64,18 +77,30 @@ public final class TwsQuery<K, I, O> {
     private final StateEncoding stateEncoding;
     /** The legacy function this query runs instead of a processor; null for transformWithState. */
     private final GroupsWithState<K, I, ?, O> groupsWithState;
-
-    private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions, Trigger trigger) {
-        this(q, shufflePartitions, trigger, q.stateEncoding);
-    }
+    /**
+     * Every stateful operator, in plan order, each a one-operator query: null for a query of one
+     * operator (which is its own only operator). The fields above are the first operator's, but
+     * for {@link #outputEncoder}, the last one's.
+     */
+    private final List<TwsQuery<?, ?, ?>> operators;
 
     private TwsQuery(TwsQuery<K, I, O> q, int shufflePartitions, Trigger trigger, StateEncoding stateEncoding) {
-        this.processor = q.processor;
-        this.groupsWithState = q.groupsWithState;
+        this(q, q.outputEncoder, q.operators == null ? null
+                : q.operators.stream().<TwsQuery<?, ?, ?>>map(op -> op.with(shufflePartitions, trigger, stateEncoding))
+                        .toList(), shufflePartitions, trigger, stateEncoding);
+    }
+
+    /** {@code q}'s first operator with another output encoder and operator list (see {@link #then}). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private TwsQuery(TwsQuery<K, I, ?> q, Encoder<O> outputEncoder, List<TwsQuery<?, ?, ?>> operators,
+            int shufflePartitions, Trigger trigger, StateEncoding stateEncoding) {
+        this.operators = operators;
+        this.processor = (Supplier) q.processor;
+        this.groupsWithState = (GroupsWithState) q.groupsWithState;
         this.keyFunction = q.keyFunction;
         this.keyEncoder = q.keyEncoder;
         this.inputEncoder = q.inputEncoder;
-        this.outputEncoder = q.outputEncoder;
+        this.outputEncoder = outputEncoder;
         this.timeMode = q.timeMode;
         this.outputMode = q.outputMode;
         this.eventTimeColumn = q.eventTimeColumn;
@@ -88,6 +113,7 @@ public final class TwsQuery<K, I, O> {
     }
 
     private TwsQuery(Builder<K, I, O> b) {
+        this.operators = null;
         this.processor = b.processor;
         this.groupsWithState = b.groupsWithState;
         this.keyFunction = Objects.requireNonNull(b.keyFunction, "keyBy(...) must be set: the groupByKey function and key encoder");
@@ -143,18 +169,7 @@ public final class TwsQuery<K, I, O> {
      *
      * <pre>{@code
      * TwsQuery<String, Click, SessionEnd> query = TwsQuery.flatMapGroupsWithState(
-     *                 (String user, Iterator<Click> clicks, GroupState<Long> state) -> {
-     *                     if (state.hasTimedOut()) {                  // no rows: the timeout fired
-     *                         long count = state.get();
-     *                         state.remove();
-     *                         return List.of(new SessionEnd(user, count)).iterator();
-     *                     }
-     *                     long count = state.exists() ? state.get() : 0L;
-     *                     while (clicks.hasNext()) { clicks.next(); count++; }
-     *                     state.update(count);
-     *                     state.setTimeoutTimestamp(state.getCurrentWatermarkMs() + 60_000);
-     *                     return Collections.emptyIterator();
-     *                 },
+     *                 new SessionEnds(),                        // FlatMapGroupsWithStateFunction<String, Click, Long, SessionEnd>
      *                 OutputMode.Append(), Encoders.LONG(), GroupStateTimeout.EventTimeTimeout())
      *         .keyBy(Click::getUser, Encoders.STRING())
      *         .input(Encoders.bean(Click.class))
@@ -290,19 +305,85 @@ public final class TwsQuery<K, I, O> {
 
     /** The same query with another state encoding format (see {@link Builder#stateEncoding}). */
     public TwsQuery<K, I, O> withStateEncoding(StateEncoding encoding) {
-        return new TwsQuery<>(this, shufflePartitions, trigger, Objects.requireNonNull(encoding, "encoding must not be null"));
+        return with(shufflePartitions, trigger, Objects.requireNonNull(encoding, "encoding must not be null"));
     }
 
     /** The same query with {@code spark.sql.shuffle.partitions} set to {@code partitions}. */
     public TwsQuery<K, I, O> withShufflePartitions(int partitions) {
-        return new TwsQuery<>(this, requirePartitions(partitions), trigger);
+        return with(requirePartitions(partitions), trigger, stateEncoding);
     }
 
     /** The same query with another trigger (see {@link Builder#trigger}). */
     public TwsQuery<K, I, O> withTrigger(Trigger trigger) {
         Objects.requireNonNull(trigger, "trigger must not be null");
         Triggers.intervalMs(trigger); // fails for a trigger that is not modelled
-        return new TwsQuery<>(this, shufflePartitions, trigger);
+        return with(shufflePartitions, trigger, stateEncoding);
+    }
+
+    /** This query with the query-level settings given, in every operator. */
+    private TwsQuery<K, I, O> with(int partitions, Trigger trigger, StateEncoding encoding) {
+        return new TwsQuery<>(this, partitions, trigger, encoding);
+    }
+
+    /**
+     * The query's stateful operators in plan order (the source's first, the sink's last), each as a
+     * query of one operator with this query's shuffle partitions, trigger and state encoding. A
+     * query of one operator is its own only operator. Only the first has {@link #eventTimeColumn()}
+     * and {@link #initialState()}.
+     */
+    public List<TwsQuery<?, ?, ?>> operators() {
+        return operators == null ? List.of(this) : operators;
+    }
+
+    /**
+     * This query, then {@code next} applied to its output: {@code next}'s key function regroups this
+     * query's output rows, as {@code .groupByKey(...).transformWithState(...)} after a
+     * {@code transformWithState} does in Spark. The query keeps this one's source, watermark, initial
+     * state, shuffle partitions, trigger and state encoding; {@code next} runs with them. What Spark
+     * requires of it, checked here:
+     * <ul>
+     * <li>this query's last operator uses the {@code eventTimeColumnName} overload
+     * ({@link Builder#outputEventTimeColumn}), so the next operator gets an event-time column and the
+     * watermark;</li>
+     * <li>{@code next}'s input encoder is this query's output encoder;</li>
+     * <li>{@code next} has no {@code watermark(...)} (Spark rejects a {@code withWatermark} after a
+     * stateful operator), no initial state and no trigger other than this query's.</li>
+     * </ul>
+     * A legacy operator ({@link #flatMapGroupsWithState}, {@link #mapGroupsWithState}) may follow:
+     * pass its unbuilt builder ({@link #then(Builder)}), since its {@code EventTimeTimeout} needs the
+     * watermark it gets from here.
+     *
+     * @throws IllegalArgumentException naming what to change, when Spark would not run the two so
+     */
+    public <K2, O2> TwsQuery<K, I, O2> then(TwsQuery<K2, O, O2> next) {
+        Objects.requireNonNull(next, "next must not be null");
+        PlanRules.requireDownstream(lastOperator(), next);
+        List<TwsQuery<?, ?, ?>> all = new ArrayList<>(operators());
+        for (TwsQuery<?, ?, ?> op : next.operators()) {
+            all.add(op.with(shufflePartitions, trigger, stateEncoding));
+        }
+        return new TwsQuery<>(this, next.outputEncoder, List.copyOf(all), shufflePartitions, trigger, stateEncoding);
+    }
+
+    /**
+     * {@link #then(TwsQuery)} with the next operator's builder, built here as an operator that reads
+     * this query's output and watermark (a legacy {@code EventTimeTimeout()} needs no watermark of its own).
+     * <pre>{@code
+     * TwsQuery<String, Click, SessionEnd> query = sessions.then(TwsQuery.flatMapGroupsWithState(
+     *                 new SessionEnds(), OutputMode.Append(), Encoders.LONG(), GroupStateTimeout.EventTimeTimeout())
+     *         .keyBy(Session::getUser, Encoders.STRING())
+     *         .input(Encoders.bean(Session.class))
+     *         .output(Encoders.bean(SessionEnd.class)));
+     * }</pre>
+     */
+    public <K2, O2> TwsQuery<K, I, O2> then(Builder<K2, O, O2> next) {
+        Objects.requireNonNull(next, "next must not be null");
+        return then(next.buildDownstreamOf(lastOperator()));
+    }
+
+    private TwsQuery<?, ?, ?> lastOperator() {
+        List<TwsQuery<?, ?, ?>> all = operators();
+        return all.get(all.size() - 1);
     }
 
     private static int requirePartitions(int partitions) {
@@ -416,14 +497,8 @@ public final class TwsQuery<K, I, O> {
          * each row is one {@code handleInitialState} call (duplicate keys allowed).</li>
          * <li>A legacy {@code mapGroupsWithState} / {@code flatMapGroupsWithState} function
          * ({@link TwsQuery#mapGroupsWithState}): {@code encoder} must have the schema of the query's
-         * state encoder (Spark reads the rows with the state encoder; a type it cannot read fails
-         * {@code build()} with Spark's {@code CANNOT_UP_CAST_DATATYPE} or
-         * {@code UNSUPPORTED_DESERIALIZER.FIELD_NUMBER_MISMATCH}, one it would up-cast is refused as not
-         * modelled). Each key's value becomes its state with no timeout, and the function is called once
-         * per key that has initial state or rows, in key order, keys with only initial state getting no
-         * rows; a key given twice fails batch 0 with Spark's {@code IllegalArgumentException} ("The
-         * initial state provided contained multiple rows(state) with the same key. ..."). See
-         * {@link GroupsWithState}.</li>
+         * state encoder, else {@code build()} fails with Spark's error; each key's value becomes its
+         * state with no timeout, a key given twice fails batch 0 (see {@link GroupsWithState}).</li>
          * </ul>
          */
         public <S> Builder<K, I, O> initialState(List<? extends Map.Entry<K, S>> rows, Encoder<S> encoder) {
@@ -479,9 +554,25 @@ public final class TwsQuery<K, I, O> {
 
         /** The immutable query; fails if a required part is missing. */
         public TwsQuery<K, I, O> build() {
+            return build(eventTimeColumn);
+        }
+
+        /**
+         * The operator after {@code upstream} in a query: its input's event-time column, which
+         * carries the watermark, is {@code upstream}'s output event-time column.
+         */
+        TwsQuery<K, I, O> buildDownstreamOf(TwsQuery<?, ?, ?> upstream) {
+            if (eventTimeColumn != null) { // the check of TwsQuery#then says what to do
+                return build();
+            }
+            return build(upstream.outputEventTimeColumn().orElse(null));
+        }
+
+        /** The query, checked with {@code watermarkColumn} as its input's event-time column. */
+        private TwsQuery<K, I, O> build(String watermarkColumn) {
             if (groupsWithState != null) {
                 groupsWithState.checkQuery(timeModeSet ? timeMode : null, outputModeSet ? outputMode : null,
-                        eventTimeColumn, initialState, outputEventTimeColumn);
+                        watermarkColumn, initialState, outputEventTimeColumn);
                 return new TwsQuery<>(this);
             }
             if (outputEventTimeColumn != null) {
@@ -490,10 +581,11 @@ public final class TwsQuery<K, I, O> {
                             + "\") uses the transformWithState overload that runs in TimeMode.EventTime(); "
                             + "remove timeMode(" + timeMode + ") or set it to EventTime()");
                 }
-                if (eventTimeColumn == null) {
+                if (watermarkColumn == null) {
                     throw new IllegalArgumentException("[CANNOT_ASSIGN_EVENT_TIME_COLUMN_WITHOUT_WATERMARK] "
                             + "outputEventTimeColumn(\"" + outputEventTimeColumn + "\") needs a watermark on the "
-                            + "input: add watermark(column, delay)");
+                            + "input: add watermark(column, delay), or, for an operator after another, pass its builder "
+                            + "to then(...) instead of building it");
                 }
                 timeMode = TimeMode.EventTime();
             }

@@ -21,7 +21,7 @@ import dev.twstester.TwsQuery;
 import dev.twstester.io.EncoderRows;
 import dev.twstester.io.ScenarioPlan;
 import dev.twstester.sim.NondeterministicBatchException;
-import dev.twstester.sim.TimelinePage;
+import dev.twstester.report.TimelinePage;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.CheckpointState;
 import dev.twstester.spark.LiveOutcome;
@@ -115,8 +115,8 @@ final class Replay<K, I, O> {
         progress.println("twstester: replaying " + plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files")
                 + " with " + queryName + " on the simulator");
         progress.flush();
-        TwsSimulator<K, I, O> sim = startSimulator(keepRun);
-        TimelinePage<K, I, O> page = htmlFile == null ? null : TimelinePage.watch(sim, "replay: " + queryName);
+        TimelinePage<K, I, O> page = htmlFile == null ? null : TimelinePage.of(query, "replay: " + queryName);
+        TwsSimulator<K, I, O> sim = startSimulator(keepRun, page);
         if (page != null) {
             page.note(plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files") + ", steps from "
                     + plan.source() + "; every batch as the simulator ran it"
@@ -251,8 +251,11 @@ final class Replay<K, I, O> {
         }
     }
 
-    private TwsSimulator<K, I, O> startSimulator(boolean keepHistory) {
+    private TwsSimulator<K, I, O> startSimulator(boolean keepHistory, TimelinePage<K, I, O> page) {
         TwsSimulator.Builder<K, I, O> builder = TwsSimulator.builder(query).keepHistory(keepHistory);
+        if (page != null) {
+            builder.listener(page);
+        }
         if (settings.checkRetries()) {
             builder.checkRetries();
         }

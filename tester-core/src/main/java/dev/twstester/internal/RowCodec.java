@@ -30,7 +30,8 @@ import org.apache.spark.sql.types.StructType;
  *
  * <p>Public for {@code dev.twstester.sim} (state, keys and outputs), {@code dev.twstester.spark}
  * (the live runner's rows), {@code dev.twstester.io} ({@code EncoderRows}, the public route to it)
- * and {@code dev.twstester} ({@code GroupsWithState}'s check of a legacy initial state's encoder).
+ * {@code dev.twstester} ({@code GroupsWithState}'s check of a legacy initial state's encoder) and
+ * {@code dev.twstester.report} (the timeline page's and the key-isolation check's rows).
  */
 public abstract class RowCodec<T> {
     /** Keyed by the encoder, or for beans by the bean class (hashing a bean encoder's tree costs tens of µs). */

@@ -43,7 +43,11 @@ import dev.twstester.TwsQuery;
  *    "firedTimers":[{"key":"a","expiry":"2024-05-01T10:00:05Z"}]}]}
  * }</pre>
  *
- * {@code outputPartitions} ({@link BatchResult#outputPartitions()}: the shuffle partition of each
+ * A batch of a query of several stateful operators also has {@code "operators"}: each operator's
+ * view of the batch ({@link BatchResult#operators()}), a batch object of the same form without
+ * {@code operators}, in plan order, its rows and keys through that operator's encoders.
+ *
+ * <p>{@code outputPartitions} ({@link BatchResult#outputPartitions()}: the shuffle partition of each
  * output row) is written when the batch knows it and has outputs; a batch without it reads as one
  * whose partitions are not known, as {@code metrics} without it reads as not measured. An output
  * row of a flat output encoder ({@code Encoders.STRING()}, {@code LONG()}) may be {@code null}: a
@@ -62,7 +66,8 @@ public final class RunResultJson {
     private static final ObjectMapper MAPPER = JsonRows.mapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final List<String> BATCH_FIELDS = List.of("batchId", "hadInput", "batchTimestamp", "lateWatermark",
-            "evictionWatermark", "input", "droppedLate", "outputs", "outputPartitions", "firedTimers", "metrics");
+            "evictionWatermark", "input", "droppedLate", "outputs", "outputPartitions", "firedTimers", "metrics",
+            "operators");
 
     private RunResultJson() {}
 
@@ -156,17 +161,59 @@ public final class RunResultJson {
         }
     }
 
-    /** The three codecs of a query, and the batch layout. */
+    /** The three codecs of a query (and of each of its operators, for several), and the batch layout. */
     private static final class Codecs<K, I, O> {
         private final EncoderRows<K> keys;
         private final EncoderRows<I> inputs;
         private final EncoderRows<O> outputs;
+        /** Each operator's codecs, for a query of several operators; else empty. */
+        private final List<Codecs<?, ?, ?>> operators = new ArrayList<>();
 
         Codecs(TwsQuery<K, I, O> query) {
             Objects.requireNonNull(query, "query must not be null");
             this.keys = EncoderRows.of(query.keyEncoder());
             this.inputs = EncoderRows.of(query.inputEncoder());
             this.outputs = EncoderRows.of(query.outputEncoder());
+            if (query.operators().size() > 1) {
+                query.operators().forEach(op -> operators.add(new Codecs<>(op)));
+            }
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private void writeOperators(BatchResult<K, I, O> b, ObjectNode out) {
+            if (operators.isEmpty()) {
+                return;
+            }
+            ArrayNode views = out.putArray("operators");
+            List<BatchResult<?, ?, ?>> all = b.operators();
+            if (all.size() != operators.size()) {
+                throw new IllegalArgumentException("batch " + b.batchId() + " has " + all.size() + " operator view(s), "
+                        + "the query " + operators.size() + " operators");
+            }
+            for (int i = 0; i < all.size(); i++) {
+                views.add(((Codecs) operators.get(i)).write(all.get(i)));
+            }
+        }
+
+        private List<BatchResult<?, ?, ?>> readOperators(JsonNode json, String where) {
+            JsonNode list = json.get("operators");
+            if (operators.isEmpty()) {
+                if (list != null) {
+                    throw new IllegalArgumentException(where + ": \"operators\" is for a query of several stateful "
+                            + "operators; this query has one");
+                }
+                return List.of();
+            }
+            if (list == null || !list.isArray() || list.size() != operators.size()) {
+                throw new IllegalArgumentException(where + ": \"operators\" must be an array of " + operators.size()
+                        + " batch objects, one per stateful operator of the query, got "
+                        + (list == null ? "none" : shorten(list)));
+            }
+            List<BatchResult<?, ?, ?>> views = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                views.add(operators.get(i).read(list.get(i), where + " operators[" + i + "]"));
+            }
+            return views;
         }
 
         ObjectNode write(BatchResult<K, I, O> b) {
@@ -193,6 +240,7 @@ public final class RunResultJson {
                 ObjectNode metrics = out.putObject("metrics");
                 b.metrics().forEach(metrics::put);
             }
+            writeOperators(b, out);
             return out;
         }
 
@@ -223,7 +271,8 @@ public final class RunResultJson {
                     rows,
                     timers(json, where),
                     metrics(json, where),
-                    partitions(json, rows.size(), where));
+                    partitions(json, rows.size(), where),
+                    readOperators(json, where));
         }
 
         /** The optional {@code outputPartitions}: one partition number per output row (absent: not known). */

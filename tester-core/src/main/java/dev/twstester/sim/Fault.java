@@ -32,7 +32,7 @@ public enum Fault {
         for (Fault f : Objects.requireNonNull(faults, "faults must not be null")) {
             set.add(Objects.requireNonNull(f, "faults must not contain null"));
         }
-        builder.faults = Collections.unmodifiableSet(set);
+        builder.faults(Collections.unmodifiableSet(set));
         return builder;
     }
 }

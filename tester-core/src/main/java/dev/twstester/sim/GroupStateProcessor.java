@@ -32,7 +32,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * it, else it is written when the value was updated or removed or the timeout changed (a call
  * starts with no timeout: it is reset unless set again). Exceptions that are not Spark's own
  * become {@code FLATMAPGROUPSWITHSTATE_USER_FUNCTION_ERROR}. Which keys time out, when and in
- * which order is the engine's ({@link Engine}).
+ * which order is the operator's ({@link GroupsWithStateKind}).
  */
 final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
     private static final long serialVersionUID = 1L;
@@ -46,12 +46,6 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
     GroupStateProcessor(GroupsWithState<K, I, S, O> function, boolean watermarkPresent) {
         this.function = function;
         this.watermarkPresent = watermarkPresent;
-    }
-
-    @SuppressWarnings("unchecked")
-    static <K, I, O> StatefulProcessor<K, I, O> of(dev.twstester.TwsQuery<K, I, O> query) {
-        GroupsWithState<K, I, Object, O> f = (GroupsWithState<K, I, Object, O>) query.groupsWithState().orElseThrow();
-        return new GroupStateProcessor<>(f, query.eventTimeColumn().isPresent());
     }
 
     @Override
@@ -99,7 +93,7 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
         if (group.isRemoved() && timeout == GroupStateTimeouts.NO_TIMESTAMP) {
             state.clearKey(stateKey);
             setTimeout(store, stateKey, storedTimeout, GroupStateTimeouts.NO_TIMESTAMP);
-            scope.metrics.add("numRemovedStateRows", 1);
+            scope.metrics().add("numRemovedStateRows", 1);
         } else if (group.isUpdated() || group.isRemoved() || timeout != storedTimeout) {
             if (group.exists()) {
                 state.put(stateKey, group.get());
@@ -107,7 +101,7 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
                 state.clearKey(stateKey);
             }
             setTimeout(store, stateKey, storedTimeout, timeout);
-            scope.metrics.add("numUpdatedStateRows", 1);
+            scope.metrics().add("numUpdatedStateRows", 1);
         }
         return CollectionConverters.asScala(out.iterator());
     }

@@ -18,8 +18,8 @@ final class ListVariable<T> extends StateVariable {
     private final Codec<T> codec;
     private final Map<Bytes, List<Element>> lists = new HashMap<>();
 
-    ListVariable(String name, Codec<T> codec, long ttlMs, Scope scope) {
-        super(name, ttlMs, scope);
+    ListVariable(String name, Codec<T> codec, long ttlMs, Scope scope, org.apache.spark.sql.Encoder<T> encoder) {
+        super(name, ttlMs, scope, encoder);
         this.codec = codec;
     }
 
@@ -145,7 +145,7 @@ final class ListVariable<T> extends StateVariable {
 
     private void remember(Bytes key) {
         List<Element> before = lists.containsKey(key) ? new ArrayList<>(lists.get(key)) : null;
-        scope.journal.remember(this, key, () -> {
+        scope.journal().remember(this, key, () -> {
             if (before == null) {
                 lists.remove(key);
             } else {

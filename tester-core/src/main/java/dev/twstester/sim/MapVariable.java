@@ -35,8 +35,9 @@ final class MapVariable<MK, MV> extends StateVariable {
     /** One grouping key's data in a snapshot. */
     private record KeyData(TreeMap<Bytes, Entry> entries, Set<Stale> stale) implements java.io.Serializable {}
 
-    MapVariable(String name, KeyCodec<MK> keyBytes, Codec<MK> keyCodec, Codec<MV> valueCodec, long ttlMs, Scope scope) {
-        super(name, ttlMs, scope);
+    MapVariable(String name, KeyCodec<MK> keyBytes, Codec<MK> keyCodec, Codec<MV> valueCodec, long ttlMs, Scope scope,
+            org.apache.spark.sql.Encoder<MK> keyEncoder, org.apache.spark.sql.Encoder<MV> valueEncoder) {
+        super(name, ttlMs, scope, keyEncoder, valueEncoder);
         this.keyBytes = keyBytes;
         this.keyCodec = keyCodec;
         this.valueCodec = valueCodec;
@@ -227,7 +228,7 @@ final class MapVariable<MK, MV> extends StateVariable {
 
     /** Where RocksDB puts the map key: the bytes of its encoding as a nested row. */
     private Bytes sortKey(MK mapKey) {
-        if (scope.avroKeyOrder) {
+        if (scope.avroKeyOrder()) {
             return new Bytes(AvroKeyOrder.bytes(encoders[0], keyBytes.encode(mapKey)));
         }
         return new Bytes(keyBytes.nestedBytes(keyBytes.encode(mapKey)));
@@ -236,7 +237,7 @@ final class MapVariable<MK, MV> extends StateVariable {
     private void remember(Bytes key) {
         TreeMap<Bytes, Entry> before = maps.containsKey(key) ? new TreeMap<>(maps.get(key)) : null;
         Set<Stale> staleBefore = stale.containsKey(key) ? new HashSet<>(stale.get(key)) : null;
-        scope.journal.remember(this, key, () -> {
+        scope.journal().remember(this, key, () -> {
             if (before == null) {
                 maps.remove(key);
             } else {

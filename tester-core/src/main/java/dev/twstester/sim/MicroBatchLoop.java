@@ -6,16 +6,19 @@ import java.util.List;
 
 import org.apache.spark.sql.streaming.TimeMode;
 
+import java.util.function.Consumer;
+
 import dev.twstester.BatchResult;
+import dev.twstester.TwsQuery;
 import dev.twstester.internal.Triggers;
 
 /**
- * Spark's micro-batch loop around the stateful operators (one, or a chain's two): the source's
+ * Spark's micro-batch loop around the query's stateful operators: the source's
  * waiting rows, the trigger, start and stop. The one place that decides which batch runs when ({@code MicroBatchExecution} with
  * {@code ProcessingTimeExecutor} and a manual clock):
  * <ul>
  *   <li>A trigger runs at most one batch: a data batch with every row waiting in the source, else
- *   the no-data batch the last batch asked for ({@link Engine#wantsNoDataBatch()} of any
+ *   the no-data batch the last batch asked for ({@link BatchExecution#wantsNoDataBatch()}: any
  *   operator), else nothing. A data batch that finds a no-data batch pending takes its place (late rows filtered with the
  *   last batch's watermark, timers and eviction with the new one).</li>
  *   <li>With an interval, triggers run at start and then when the clock reaches the next multiple
@@ -24,8 +27,8 @@ import dev.twstester.internal.Triggers;
  *   <li>With a zero interval, triggers run back to back until one runs nothing: rows are picked up
  *   as soon as they arrive, a no-data batch follows at once. In ProcessingTime mode, where every
  *   trigger after the first batch runs a batch, Spark would loop without end; the loop runs one
- *   trigger per clock move instead, as a 1 ms interval would (also when only one operator of a
- *   chain is in ProcessingTime mode).</li>
+ *   trigger per clock move instead, as a 1 ms interval would (also when only one operator of the
+ *   query is in ProcessingTime mode).</li>
  *   <li>A start runs one trigger at once; no no-data batch follows a start (the run has no
  *   previous batch), so a stop skips a pending no-data batch. A stopped query runs nothing: rows
  *   wait, the clock moves freely.</li>
@@ -34,55 +37,11 @@ import dev.twstester.internal.Triggers;
  *   stopped between runs, and the short forms ({@code runBatch} and the like) start one run each.</li>
  * </ul>
  */
-final class MicroBatchLoop<I, R> {
-    /**
-     * The stateful operators of a query and how one micro-batch runs them: one {@link Engine}, or
-     * the operators of a chain (upstream first) run as Spark runs them in one micro-batch.
-     *
-     * @param <I> the rows the source holds
-     * @param <R> what one micro-batch returns
-     */
-    interface Operators<I, R> {
-        /**
-         * Every operator, upstream first. The clock is theirs; a no-data batch runs when any of
-         * them asks for one, as {@code IncrementalExecution.shouldRunAnotherBatch} asks every
-         * stateful operator of the plan.
-         */
-        List<Engine<?, ?, ?>> engines();
-
-        /** Runs one micro-batch through every operator; on failure none of it is kept. */
-        R runBatch(List<I> rows, boolean hadInput, Bytes knownKey, Object keyObject);
-
-        /** The query's trigger interval ({@code TwsQuery#triggerIntervalMs()}). */
-        long triggerIntervalMs();
-    }
-
-    /** One operator: the engine itself. */
-    static <K, I, O> Operators<I, BatchResult<K, I, O>> single(Engine<K, I, O> engine) {
-        return new Operators<>() {
-            @Override
-            public List<Engine<?, ?, ?>> engines() {
-                return List.of(engine);
-            }
-
-            @Override
-            @SuppressWarnings("unchecked")
-            public BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey, Object keyObject) {
-                return engine.runBatch(rows, hadInput, knownKey, (K) keyObject);
-            }
-
-            @Override
-            public long triggerIntervalMs() {
-                return engine.query.triggerIntervalMs();
-            }
-        };
-    }
-
-    private final Operators<I, R> operators;
-    /** Every operator, upstream first. */
-    private final List<Engine<?, ?, ?>> engines;
-    /** The first operator's engine: its clock is every operator's. */
-    private final Engine<?, ?, ?> engine;
+final class MicroBatchLoop<K, I, O> {
+    private final BatchExecution<K, I, O> execution;
+    private final Checkpoint checkpoint;
+    /** Told of every batch right after its commit, before any other batch runs. */
+    private final Consumer<BatchResult<K, I, O>> committed;
     /** The trigger interval; 1 for ProcessingTime mode with a zero interval (see the class comment). */
     private final long intervalMs;
     /** A zero interval outside ProcessingTime mode: triggers run back to back until idle. */
@@ -98,17 +57,18 @@ final class MicroBatchLoop<I, R> {
     /** {@code Trigger.AvailableNow()}: every start is a run that ends when it has nothing left to do. */
     private final boolean availableNow;
 
-    MicroBatchLoop(Operators<I, R> operators) {
-        this.operators = operators;
-        this.engines = List.copyOf(operators.engines());
-        this.engine = engines.get(0);
-        long interval = operators.triggerIntervalMs();
-        boolean processingTime = engines.stream()
-                .anyMatch(e -> e.query.timeMode().equals(TimeMode.ProcessingTime()));
+    MicroBatchLoop(TwsQuery<K, I, O> query, BatchExecution<K, I, O> execution, Checkpoint checkpoint,
+            Consumer<BatchResult<K, I, O>> committed) {
+        this.execution = execution;
+        this.checkpoint = checkpoint;
+        this.committed = committed;
+        long interval = query.triggerIntervalMs();
+        boolean processingTime = query.operators().stream()
+                .anyMatch(op -> op.timeMode().equals(TimeMode.ProcessingTime()));
         this.intervalMs = Triggers.effectiveIntervalMs(interval, processingTime);
         this.backToBack = this.intervalMs == 0;
         this.triggerNow = interval == 0 && processingTime;
-        this.availableNow = Triggers.isAvailableNow(engine.query.trigger());
+        this.availableNow = Triggers.isAvailableNow(query.trigger());
         if (availableNow && processingTime) {
             throw new IllegalArgumentException("Trigger.AvailableNow() with TimeMode.ProcessingTime() never ends in "
                     + "Spark 4.2.0: in ProcessingTime mode every batch asks for another one, so the run never runs "
@@ -117,22 +77,22 @@ final class MicroBatchLoop<I, R> {
         // the construction's run found no rows: the start's own trigger had nothing to do, and an
         // AvailableNow run ends there
         this.running = !availableNow;
-        this.nextTriggerMs = nextTriggerAfter(engine.processingTimeMs());
+        this.nextTriggerMs = nextTriggerAfter(checkpoint.processingTimeMs());
     }
 
     /** Rows reach the source; a running query with a zero interval reads them at once. */
-    List<R> addData(List<I> rows) {
+    List<BatchResult<K, I, O>> addData(List<I> rows) {
         arrive(new ArrayList<>(rows));
         return running && backToBack ? untilIdle(new ArrayList<>(2)) : List.of();
     }
 
     /** The clock moves to {@code toMs}; a trigger runs there if one has come due. */
-    List<R> moveClock(long toMs) {
+    List<BatchResult<K, I, O>> moveClock(long toMs) {
         setClock(toMs);
         if (!running || backToBack || toMs < nextTriggerMs) {
             return List.of();
         }
-        List<R> ran = new ArrayList<>(1);
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(1);
         trigger(ran, null, null);
         return ran;
     }
@@ -144,7 +104,7 @@ final class MicroBatchLoop<I, R> {
      * reads rows at the current time. {@code knownKey} (with {@code keyObject}) is the one key of
      * every row, when known; the source must then hold no other rows.
      */
-    List<R> runNextTrigger(List<I> rows, Bytes knownKey, Object keyObject) {
+    List<BatchResult<K, I, O>> runNextTrigger(List<I> rows, Bytes knownKey, K keyObject) {
         if (!availableNow) {
             requireRunning("run a batch");
         }
@@ -157,9 +117,9 @@ final class MicroBatchLoop<I, R> {
         if (availableNow) {
             return availableNowRun(knownKey, keyObject);
         }
-        List<R> ran = new ArrayList<>(2);
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
         if (!backToBack && !triggerNow) {
-            setClock(Math.max(engine.processingTimeMs(), nextTriggerMs));
+            setClock(Math.max(checkpoint.processingTimeMs(), nextTriggerMs));
         }
         trigger(ran, knownKey, keyObject);
         if (backToBack) {
@@ -172,7 +132,7 @@ final class MicroBatchLoop<I, R> {
      * The trigger at {@code atMs} finds {@code rows} waiting: the short form behind {@code runBatchAt}.
      * With a zero interval the clock moves there without a trigger of its own.
      */
-    List<R> runTriggerAt(long atMs, List<I> rows) {
+    List<BatchResult<K, I, O>> runTriggerAt(long atMs, List<I> rows) {
         if (!availableNow) {
             requireRunning("run a batch");
         }
@@ -190,18 +150,18 @@ final class MicroBatchLoop<I, R> {
      * they run at once, one data batch each, and the no-data batch (if due) after the last; with an
      * interval, each runs at the next trigger time.
      */
-    List<R> runBackToBack(List<List<I>> batches) {
+    List<BatchResult<K, I, O>> runBackToBack(List<List<I>> batches) {
         if (!availableNow) {
             requireRunning("run a batch");
         }
         if (!backToBack || availableNow) {
-            List<R> ran = new ArrayList<>();
+            List<BatchResult<K, I, O>> ran = new ArrayList<>();
             for (List<I> rows : batches) {
                 ran.addAll(runNextTrigger(rows, null, null));
             }
             return ran;
         }
-        List<R> ran = new ArrayList<>();
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
         for (List<I> rows : batches) {
             arrive(rows);
             trigger(ran, null, null);
@@ -213,7 +173,7 @@ final class MicroBatchLoop<I, R> {
     }
 
     /** After the watermark was forced forward: with a zero interval its no-data batch runs at once. */
-    List<R> watermarkForced() {
+    List<BatchResult<K, I, O>> watermarkForced() {
         return running && backToBack ? untilIdle(new ArrayList<>(2)) : List.of();
     }
 
@@ -227,16 +187,16 @@ final class MicroBatchLoop<I, R> {
     }
 
     /** Starts a new run from the checkpoint (driver pass included) and runs its first trigger now. */
-    List<R> start() {
+    List<BatchResult<K, I, O>> start() {
         if (running) {
             throw new IllegalStateException("the query is already running; stop() it first, or use restart()");
         }
         if (availableNow) {
             return availableNowRun(null, null);
         }
-        engines.forEach(Engine::restart);
+        newRun();
         running = true;
-        List<R> ran = new ArrayList<>(2);
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
         trigger(ran, null, null);
         if (backToBack) {
             untilIdle(ran);
@@ -244,33 +204,10 @@ final class MicroBatchLoop<I, R> {
         return ran;
     }
 
-    /**
-     * A restart from a saved checkpoint: {@code checkpoint} holds one snapshot per operator,
-     * upstream first. Every snapshot is checked against its operator before anything changes
-     * ({@link Engine#restoreProblem}; the error names the snapshot as {@code names} does and ends
-     * with {@code remedy}); then the query stops if it runs, every operator takes its snapshot's
-     * state, timers, watermarks, clock and next batch id, and a new run starts ({@link #start()}).
-     */
-    List<R> restore(List<StateSnapshot> checkpoint, List<String> names, String remedy) {
-        for (int i = 0; i < engines.size(); i++) {
-            String problem = engines.get(i).restoreProblem(checkpoint.get(i));
-            if (problem != null) {
-                throw new IllegalArgumentException("cannot restore " + names.get(i) + ": " + problem + "; " + remedy);
-            }
-        }
-        if (running) {
-            stop();
-        }
-        for (int i = 0; i < engines.size(); i++) {
-            engines.get(i).restore(checkpoint.get(i));
-        }
-        return start();
-    }
-
     /** An AvailableNow run: a new query run reads the waiting rows, runs what follows, and ends. */
-    private List<R> availableNowRun(Bytes knownKey, Object keyObject) {
-        engines.forEach(Engine::restart);
-        List<R> ran = new ArrayList<>(2);
+    private List<BatchResult<K, I, O>> availableNowRun(Bytes knownKey, K keyObject) {
+        newRun();
+        List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
         if (trigger(ran, knownKey, keyObject)) {
             untilIdle(ran);
         }
@@ -283,7 +220,7 @@ final class MicroBatchLoop<I, R> {
 
     /** Whether the next trigger, finding no rows waiting, would run a no-data batch. */
     boolean noDataBatchPending() {
-        return running && anyWantsNoDataBatch();
+        return running && execution.wantsNoDataBatch();
     }
 
     /** The rows waiting in the source for the next data batch. */
@@ -293,7 +230,7 @@ final class MicroBatchLoop<I, R> {
 
     /** When the next trigger runs: now with a zero interval (outside ProcessingTime mode) and for AvailableNow (at the next start). */
     Instant nextTriggerTime() {
-        return Instant.ofEpochMilli(backToBack ? engine.processingTimeMs() : nextTriggerMs);
+        return Instant.ofEpochMilli(backToBack ? checkpoint.processingTimeMs() : nextTriggerMs);
     }
 
     /** Rows reach the source: the list itself when nothing waits (it is read before the caller returns), else a merged copy. */
@@ -310,7 +247,7 @@ final class MicroBatchLoop<I, R> {
     }
 
     /** Triggers at the current time until one runs nothing; the batches are appended to {@code ran}, which is returned. */
-    private List<R> untilIdle(List<R> ran) {
+    private List<BatchResult<K, I, O>> untilIdle(List<BatchResult<K, I, O>> ran) {
         while (trigger(ran, null, null)) {
             // each trigger runs at most one batch; a no-data batch never asks for another
         }
@@ -322,37 +259,37 @@ final class MicroBatchLoop<I, R> {
      * out of the source first: if it fails, its rows are gone with it (Spark would stop the query and
      * read them again after a restart), and the state is as before the batch.
      */
-    private boolean trigger(List<R> ran, Bytes knownKey, Object keyObject) {
-        nextTriggerMs = nextTriggerAfter(engine.processingTimeMs());
+    private boolean trigger(List<BatchResult<K, I, O>> ran, Bytes knownKey, K keyObject) {
+        nextTriggerMs = nextTriggerAfter(checkpoint.processingTimeMs());
         if (dataWaiting) {
             List<I> rows = waiting;
             waiting = List.of();
             dataWaiting = false;
-            ran.add(operators.runBatch(rows, true, knownKey, keyObject));
+            ran.add(runBatch(rows, true, knownKey, keyObject));
             return true;
         }
-        if (anyWantsNoDataBatch()) {
-            ran.add(operators.runBatch(List.of(), false, null, null));
+        if (execution.wantsNoDataBatch()) {
+            ran.add(runBatch(List.of(), false, null, null));
             return true;
         }
         return false;
     }
 
-    /** Spark's {@code shouldRunAnotherBatch}: any stateful operator of the plan asks for one. */
-    private boolean anyWantsNoDataBatch() {
-        for (int i = 0; i < engines.size(); i++) {
-            if (engines.get(i).wantsNoDataBatch()) {
-                return true;
-            }
-        }
-        return false;
+    private BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey, K keyObject) {
+        BatchResult<K, I, O> batch = execution.run(rows, hadInput, knownKey, keyObject);
+        committed.accept(batch);
+        return batch;
     }
 
-    /** Every operator's clock moves together. */
+    /** A new run of the query on its checkpoint: every operator's driver pass, no batch ran yet. */
+    private void newRun() {
+        execution.operators().forEach(Operator::restart);
+        checkpoint.newRun();
+    }
+
+    /** The clock moves (every operator's, the query's one clock). */
     private void setClock(long ms) {
-        for (Engine<?, ?, ?> e : engines) {
-            e.setClock(ms);
-        }
+        checkpoint.clock(ms);
     }
 
     private long nextTriggerAfter(long nowMs) {

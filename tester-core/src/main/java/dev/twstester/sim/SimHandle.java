@@ -39,7 +39,7 @@ final class SimHandle implements StatefulProcessorHandle {
         verifyState("get_value_state");
         long ttlMs = ttlMs(name, ttl);
         ValueState<T> view = store.value(name, encoder, ttlMs).view();
-        store.scope().metrics.add(ttlMs > 0 ? "numValueStateWithTTLVars" : "numValueStateVars", 1);
+        store.scope().metrics().add(ttlMs > 0 ? "numValueStateWithTTLVars" : "numValueStateVars", 1);
         return view;
     }
 
@@ -53,7 +53,7 @@ final class SimHandle implements StatefulProcessorHandle {
         verifyState("get_list_state");
         long ttlMs = ttlMs(name, ttl);
         ListState<T> view = store.list(name, encoder, ttlMs).view();
-        store.scope().metrics.add(ttlMs > 0 ? "numListStateWithTTLVars" : "numListStateVars", 1);
+        store.scope().metrics().add(ttlMs > 0 ? "numListStateWithTTLVars" : "numListStateVars", 1);
         return view;
     }
 
@@ -68,7 +68,7 @@ final class SimHandle implements StatefulProcessorHandle {
         verifyState("get_map_state");
         long ttlMs = ttlMs(name, ttl);
         MapState<MK, MV> view = store.map(name, keyEncoder, valueEncoder, ttlMs).view();
-        store.scope().metrics.add(ttlMs > 0 ? "numMapStateWithTTLVars" : "numMapStateVars", 1);
+        store.scope().metrics().add(ttlMs > 0 ? "numMapStateWithTTLVars" : "numMapStateVars", 1);
         return view;
     }
 
@@ -87,14 +87,14 @@ final class SimHandle implements StatefulProcessorHandle {
     public void registerTimer(long expiryTimestampMs) {
         verifyTimers(store.timeMode(), state, "register_timer");
         store.timers().register(store.scope().requireKey("$timers"), expiryTimestampMs);
-        store.scope().metrics.add("numRegisteredTimers", 1);
+        store.scope().metrics().add("numRegisteredTimers", 1);
     }
 
     @Override
     public void deleteTimer(long expiryTimestampMs) {
         verifyTimers(store.timeMode(), state, "delete_timer");
         store.timers().delete(store.scope().requireKey("$timers"), expiryTimestampMs);
-        store.scope().metrics.add("numDeletedTimers", 1);
+        store.scope().metrics().add("numDeletedTimers", 1);
     }
 
     @Override
@@ -108,7 +108,7 @@ final class SimHandle implements StatefulProcessorHandle {
     public void deleteIfExists(String name) {
         verifyState("delete_if_exists");
         if (store.deleteVariable(name)) {
-            store.scope().metrics.add("numDeletedStateVars", 1);
+            store.scope().metrics().add("numDeletedStateVars", 1);
         }
     }
 

@@ -10,6 +10,7 @@ import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.streaming.TimeMode;
 
 import dev.twstester.TwsQuery;
+import org.apache.spark.sql.streaming.StatefulProcessor;
 
 /**
  * Builds a {@link StateSnapshot} for a query from state read elsewhere, such as a Spark checkpoint
@@ -47,38 +48,64 @@ public final class SnapshotBuilder<K> {
      */
     public record Declared(String name, String kind, long ttlMs, List<Encoder<?>> encoders) {}
 
-    /** Holds what is given, and takes the snapshot as a simulator does ({@link Engine#snapshot}). */
-    private final Engine<K, ?, ?> engine;
-    private final TwsQuery<K, ?, ?> query;
+    /** Holds what is given: a simulator of the query, whose snapshot {@link #build()} takes. */
+    private final TwsSimulator<?, ?, ?> simulator;
+    private final StateAccess<K> access;
+    private final TwsQuery<K, ?, ?> operator;
 
-    private SnapshotBuilder(Engine<K, ?, ?> engine, TwsQuery<K, ?, ?> query) {
-        this.engine = engine;
-        this.query = query;
+    private SnapshotBuilder(TwsSimulator<?, ?, ?> simulator, int index) {
+        this.simulator = simulator;
+        @SuppressWarnings("unchecked")
+        Operator<K, ?, ?> op = (Operator<K, ?, ?>) simulator.operators().get(index);
+        this.access = op.store();
+        this.operator = op.query();
     }
 
-    /** A builder for {@code query}'s state, for a simulator of {@code fidelity}; runs the processor's {@code init}. */
+    /**
+     * A builder for {@code query}'s state, for a simulator of {@code fidelity}; runs each
+     * operator's processor's {@code init}. Its methods fill the first operator's state;
+     * {@link #operator(int)} the others'.
+     */
     public static <K, I, O> SnapshotBuilder<K> of(TwsQuery<K, I, O> query, Fidelity fidelity) {
         Objects.requireNonNull(query, "query must not be null");
         Objects.requireNonNull(fidelity, "fidelity must not be null");
-        Engine<K, I, O> engine = new Engine<>(query, fidelity, false, false, Set.of(), SparkLine.onClassPath());
-        if (query.groupsWithState().isEmpty()) { // a legacy function's one value state is declared by the engine
-            // a task's init too: a processor may declare variables only where the handle is a task's
-            org.apache.spark.sql.streaming.StatefulProcessor<K, I, O> task = query.newProcessor();
-            task.setHandle(new SimHandle(engine.store, SimHandle.queryInfo(SimHandle.randomId(), SimHandle.randomId(), 0)));
+        TwsSimulator<K, I, O> simulator = TwsSimulator.builder(query).fidelity(fidelity).build();
+        for (Operator<?, ?, ?> op : simulator.operators()) {
+            declareInTask(op);
+        }
+        return new SnapshotBuilder<>(simulator, 0);
+    }
+
+    /**
+     * A task's {@code init} too: a processor may declare variables only where the handle is a task's
+     * (a legacy function's one value state is declared by the operator).
+     */
+    private static <K, I, O> void declareInTask(Operator<K, I, O> op) {
+        if (op.query().groupsWithState().isEmpty()) {
+            StatefulProcessor<K, I, O> task = op.query().newProcessor();
+            task.setHandle(op.taskHandle(0));
             try {
-                task.init(query.outputMode(), query.timeMode());
+                task.init(op.query().outputMode(), op.query().timeMode());
             } finally {
                 task.setHandle(null);
             }
         }
-        engine.store.scope().journal.commit();
-        return new SnapshotBuilder<>(engine, query);
+        op.store().commit();
     }
 
-    /** The state variables the query's processor declares, in declaration order. */
+    /**
+     * A builder of operator {@code index}'s state in the same snapshot (0: the first, in plan
+     * order), its keys typed as the caller expects: {@code SnapshotBuilder<String> pages = b.operator(1);}
+     */
+    public <K2> SnapshotBuilder<K2> operator(int index) {
+        Objects.checkIndex(index, simulator.operators().size());
+        return new SnapshotBuilder<>(simulator, index);
+    }
+
+    /** The state variables the operator's processor declares, in declaration order. */
     public List<Declared> declared() {
         List<Declared> out = new ArrayList<>();
-        for (Map.Entry<String, StateVariable> e : engine.store.variables().entrySet()) {
+        for (Map.Entry<String, StateVariable> e : access.variables().entrySet()) {
             StateVariable v = e.getValue();
             out.add(new Declared(e.getKey(), v.kind(), v.ttlMs, List.of(v.encoders)));
         }
@@ -111,12 +138,12 @@ public final class SnapshotBuilder<K> {
 
     /** {@code key} has a timer registered at {@code expiryMs}. */
     public SnapshotBuilder<K> timer(K key, long expiryMs) {
-        if (query.timeMode().equals(TimeMode.None())) {
+        if (operator.timeMode().equals(TimeMode.None())) {
             throw new IllegalStateException("the query runs in TimeMode.None(), which has no timers, but the state "
                     + "holds a timer of key " + key + "; use the query the state was written by");
         }
-        engine.store.timers().register(encodeKey(key), expiryMs);
-        engine.store.scope().journal.commit();
+        access.timers().register(encodeKey(key), expiryMs);
+        access.commit();
         return this;
     }
 
@@ -130,7 +157,7 @@ public final class SnapshotBuilder<K> {
         if (nextBatchId < 0) {
             throw new IllegalArgumentException("nextBatchId " + nextBatchId + " must not be negative");
         }
-        engine.position(lastBatchTimestampMs, lastBatchWatermarkMs, watermarkMs, nextBatchId);
+        simulator.position(lastBatchTimestampMs, lastBatchWatermarkMs, watermarkMs, nextBatchId);
         return this;
     }
 
@@ -142,20 +169,20 @@ public final class SnapshotBuilder<K> {
      * call takes a new snapshot.
      */
     public StateSnapshot build() {
-        return engine.snapshot();
+        return simulator.snapshot();
     }
 
     private Bytes encodeKey(K key) {
         Objects.requireNonNull(key, "key must not be null");
-        return new Bytes(engine.keyCodec.encode(key));
+        return new Bytes(access.keyCodec().encode(key));
     }
 
     private <V> V variable(String name, Class<?> kind, String kindName) {
         Objects.requireNonNull(name, "name must not be null");
-        StateVariable v = engine.store.variables().get(name);
+        StateVariable v = access.variables().get(name);
         if (v == null) {
             throw new IllegalArgumentException("the query's processor declares no state variable '" + name
-                    + "'; it declares " + engine.store.variables().keySet());
+                    + "'; it declares " + access.variables().keySet());
         }
         if (!kind.isInstance(v)) {
             throw new IllegalArgumentException("state variable '" + name + "' is a " + v.kind()

@@ -77,12 +77,12 @@ final class StateEvolution {
      * may run on the snapshot. {@code declared} are the variables the new version's driver-side
      * {@code init} asked for.
      */
-    static void check(StateSnapshot snapshot, Encoder<?> newKeyEncoder, List<Declared> declared, TwsQuery<?, ?, ?> next,
+    static void check(StateSnapshot.OperatorData snapshot, Encoder<?> newKeyEncoder, List<Declared> declared, TwsQuery<?, ?, ?> next,
             StateEncoding encoding) {
         boolean avro = encoding == StateEncoding.AVRO;
         Map<String, Declared> byName = new TreeMap<>();
         declared.forEach(d -> byName.put(d.name(), d));
-        StructType oldKey = snapshot.keyEncoder.schema();
+        StructType oldKey = snapshot.keyEncoder().schema();
         StructType newKey = newKeyEncoder.schema();
         for (Declared d : byName.values()) {
             StateSnapshot.Variable old = find(snapshot, d.name());
@@ -105,7 +105,7 @@ final class StateEvolution {
         if (!oldKey.equals(newKey) && !compatible(newKey, oldKey)) {
             throw StateStoreErrors.stateStoreKeySchemaNotCompatible(oldKey.toString(), newKey.toString());
         }
-        StateSnapshot.Operator operator = snapshot.operator;
+        StateSnapshot.Settings operator = snapshot.settings();
         if (operator != null) {
             String timeMode = next.timeMode().toString();
             if (!operator.timeMode().equals(timeMode)) {
@@ -117,7 +117,7 @@ final class StateEvolution {
             }
         }
         // against the last run's variables only (Spark's operator metadata), not the dropped ones
-        for (StateSnapshot.Variable old : snapshot.variables) {
+        for (StateSnapshot.Variable old : snapshot.variables()) {
             Declared d = byName.get(old.name());
             if (d != null && !d.kind().equals(old.kind())) {
                 throw StateStoreErrors.invalidVariableTypeChange(old.name(), sparkType(old.kind()), sparkType(d.kind()));
@@ -126,8 +126,8 @@ final class StateEvolution {
     }
 
     /** The checkpoint's variable {@code name}: a current one, else a dropped one whose rows Spark kept. */
-    private static StateSnapshot.Variable find(StateSnapshot snapshot, String name) {
-        for (StateSnapshot.Variable v : snapshot.variables) {
+    private static StateSnapshot.Variable find(StateSnapshot.OperatorData snapshot, String name) {
+        for (StateSnapshot.Variable v : snapshot.variables()) {
             if (v.name().equals(name)) {
                 return v;
             }

@@ -17,11 +17,14 @@ import java.util.Objects;
 
 import org.apache.spark.sql.Encoder;
 
+import dev.twstester.EndState;
+import dev.twstester.StateDifference;
+
 /**
- * Everything a query's checkpoint holds, taken from a {@link TwsSimulator}: every state variable
- * with its stored values and TTL expirations, every timer, the watermarks, the clock and the next
- * batch id. {@link TwsSimulator#restore} starts a simulator from it as Spark restarts a query from
- * its checkpoint.
+ * Everything a query's checkpoint holds, taken from a {@link TwsSimulator}: per stateful operator,
+ * every state variable with its stored values and TTL expirations and every timer; for the query,
+ * the watermarks, the clock and the next batch id. {@link TwsSimulator#restore} starts a simulator
+ * from it as Spark restarts a query from its checkpoint.
  *
  * <pre>{@code
  * StateSnapshot checkpoint = sim.snapshot();
@@ -32,49 +35,55 @@ import org.apache.spark.sql.Encoder;
  *
  * To try a new version of the query on a snapshot, restore it into the query that took it and
  * then deploy the new version with {@link TwsSimulator#restartWith}, which applies Spark's checks;
- * {@code restore} itself checks only the grouping key encoder.
+ * {@code restore} itself checks only each operator's grouping key encoder.
  *
  * A snapshot is immutable. Saving uses Java serialization: at {@link Fidelity#FULL} values are
  * stored as Spark's bytes and always save; at {@link Fidelity#FAST} they are the objects
  * themselves, which must then be {@link Serializable}.
  */
-public final class StateSnapshot implements Serializable {
-    private static final long serialVersionUID = 1L;
+public final class StateSnapshot implements Serializable, EndState {
+    private static final long serialVersionUID = 2L;
 
     /** One state variable: how it was obtained and its data by encoded grouping key. */
     record Variable(String name, String kind, long ttlMs, Encoder<?>[] encoders, Map<Bytes, Object> data)
             implements Serializable {}
 
-    final Encoder<?> keyEncoder;
-    final List<Variable> variables;
-    final Map<Bytes, long[]> timers;
+    /**
+     * What Spark's operator metadata records of the operator that took the snapshot: its time
+     * mode, output mode and the state encoding, checked by {@link TwsSimulator#restartWith}.
+     */
+    record Settings(String timeMode, String outputMode, dev.twstester.StateEncoding encoding) implements Serializable {}
+
+    /**
+     * One stateful operator's part of the checkpoint.
+     *
+     * @param keyEncoder its grouping key's encoder
+     * @param variables  its state variables, in definition order
+     * @param timers     its timers by encoded grouping key
+     * @param settings   what its operator metadata records
+     * @param dropped    variables an earlier version had and a later one dropped: Spark keeps their
+     *                   rows in the state store, and a version that asks for the name again reads
+     *                   them ({@link TwsSimulator#restartWith})
+     */
+    record OperatorData(Encoder<?> keyEncoder, List<Variable> variables, Map<Bytes, long[]> timers, Settings settings,
+            List<Variable> dropped) implements Serializable {
+        OperatorData {
+            variables = List.copyOf(variables);
+            timers = Map.copyOf(timers);
+            dropped = List.copyOf(dropped);
+        }
+    }
+
+    /** Each stateful operator's part, in plan order. */
+    final List<OperatorData> operators;
     final long processingTimeMs;
     final long watermarkMs;
     final long lastBatchWatermarkMs;
     final long nextBatchId;
-    /**
-     * What Spark's operator metadata records of the query that took the snapshot: its time mode,
-     * output mode and state encoding, checked by {@link TwsSimulator#restartWith}. Null when unknown
-     * (a snapshot saved by an older twstester): then those checks are skipped.
-     */
-    final Operator operator;
-    /**
-     * Variables an earlier version had and a later one dropped: Spark keeps their rows in the state
-     * store, and a version that asks for the name again reads them ({@link TwsSimulator#restartWith}).
-     * Never null; empty in a snapshot saved by an older twstester.
-     */
-    private final List<Variable> dropped;
 
-    /** The operator properties a restart with a new version is checked against ({@code StateEvolution}). */
-    record Operator(String timeMode, String outputMode, dev.twstester.StateEncoding encoding) implements Serializable {}
-
-    StateSnapshot(Encoder<?> keyEncoder, List<Variable> variables, Map<Bytes, long[]> timers, long processingTimeMs,
-            long watermarkMs, long lastBatchWatermarkMs, long nextBatchId, Operator operator, List<Variable> dropped) {
-        this.operator = operator;
-        this.dropped = List.copyOf(dropped);
-        this.keyEncoder = keyEncoder;
-        this.variables = List.copyOf(variables);
-        this.timers = Map.copyOf(timers);
+    StateSnapshot(List<OperatorData> operators, long processingTimeMs, long watermarkMs, long lastBatchWatermarkMs,
+            long nextBatchId) {
+        this.operators = List.copyOf(operators);
         this.processingTimeMs = processingTimeMs;
         this.watermarkMs = watermarkMs;
         this.lastBatchWatermarkMs = lastBatchWatermarkMs;
@@ -82,6 +91,7 @@ public final class StateSnapshot implements Serializable {
     }
 
     /** The id the first batch after a restore gets. */
+    @Override
     public long nextBatchId() {
         return nextBatchId;
     }
@@ -114,14 +124,35 @@ public final class StateSnapshot implements Serializable {
         return new Position(processingTimeMs, lastBatchWatermarkMs, watermarkMs, nextBatchId);
     }
 
-    /** The names of the state variables in the snapshot. */
-    public List<String> variableNames() {
-        return variables.stream().map(Variable::name).toList();
+    /**
+     * Every way this snapshot differs from {@code other} (another {@code StateSnapshot} of the same
+     * query): the next batch id and watermarks, then per operator each variable's stored data key
+     * by key (values as Spark's encoded bytes, with their TTL expirations), then timers. The clock is
+     * not compared: a live query's is the wall clock's. {@code RunComparison#stateDifferences}
+     * words them.
+     */
+    @Override
+    public List<StateDifference> differencesTo(EndState other) {
+        if (!(other instanceof StateSnapshot snapshot)) {
+            throw new IllegalArgumentException("a StateSnapshot compares with another StateSnapshot, not a "
+                    + (other == null ? "null" : other.getClass().getName()));
+        }
+        return StateDifferences.between(this, snapshot);
     }
 
-    /** The dropped variables the checkpoint still holds (never null, also for snapshots saved before they were kept). */
-    List<Variable> dropped() {
-        return dropped == null ? List.of() : dropped;
+    /** How many stateful operators the snapshot holds: the query's. */
+    public int operatorCount() {
+        return operators.size();
+    }
+
+    /** The names of the first operator's state variables. */
+    public List<String> variableNames() {
+        return variableNames(0);
+    }
+
+    /** The names of operator {@code operator}'s state variables (0: the first, in plan order). */
+    public List<String> variableNames(int operator) {
+        return operators.get(operator).variables().stream().map(Variable::name).toList();
     }
 
     /** Writes the snapshot to {@code file} (Java serialization), replacing it. */

@@ -26,7 +26,7 @@ final class StateStore {
     StateStore(TimeMode timeMode, KeyCodec<?> keyCodec, Fidelity fidelity) {
         this.timeMode = timeMode;
         this.fidelity = fidelity;
-        this.timers = new TimerStore(keyCodec, scope.journal);
+        this.timers = new TimerStore(keyCodec, scope.journal());
     }
 
     TimeMode timeMode() {
@@ -46,24 +46,16 @@ final class StateStore {
     }
 
     <T> ValueVariable<T> value(String name, Encoder<T> encoder, long ttlMs) {
-        return variable(name, ValueVariable.class,
-                () -> withEncoders(new ValueVariable<>(name, values(encoder), ttlMs, scope), encoder));
+        return variable(name, ValueVariable.class, () -> new ValueVariable<>(name, values(encoder), ttlMs, scope, encoder));
     }
 
     <T> ListVariable<T> list(String name, Encoder<T> encoder, long ttlMs) {
-        return variable(name, ListVariable.class,
-                () -> withEncoders(new ListVariable<>(name, values(encoder), ttlMs, scope), encoder));
+        return variable(name, ListVariable.class, () -> new ListVariable<>(name, values(encoder), ttlMs, scope, encoder));
     }
 
     <MK, MV> MapVariable<MK, MV> map(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder, long ttlMs) {
-        return variable(name, MapVariable.class, () -> withEncoders(
-                new MapVariable<>(name, codec(keyEncoder), values(keyEncoder), values(valueEncoder), ttlMs, scope),
-                keyEncoder, valueEncoder));
-    }
-
-    private static <V extends StateVariable> V withEncoders(V variable, Encoder<?>... encoders) {
-        variable.encoders = encoders;
-        return variable;
+        return variable(name, MapVariable.class, () -> new MapVariable<>(name, codec(keyEncoder), values(keyEncoder),
+                values(valueEncoder), ttlMs, scope, keyEncoder, valueEncoder));
     }
 
     /** A variable as {@code kind} ("value", "list", "map") with these encoders, created if missing. */
@@ -81,7 +73,7 @@ final class StateStore {
     boolean deleteVariable(String name) {
         StateVariable removed = variables.remove(name);
         if (removed != null) {
-            scope.journal.remember(variables, new Bytes(name.getBytes(StandardCharsets.UTF_8)),
+            scope.journal().remember(variables, new Bytes(name.getBytes(StandardCharsets.UTF_8)),
                     () -> variables.put(name, removed));
         }
         return removed != null;

@@ -10,10 +10,11 @@ abstract class StateVariable {
     final long ttlMs;
     final Scope scope;
 
-    StateVariable(String name, long ttlMs, Scope scope) {
+    StateVariable(String name, long ttlMs, Scope scope, org.apache.spark.sql.Encoder<?>... encoders) {
         this.name = name;
         this.ttlMs = ttlMs;
         this.scope = scope;
+        this.encoders = encoders;
     }
 
     /** "value", "list" or "map": the kind as users name it. */
@@ -29,7 +30,7 @@ abstract class StateVariable {
     abstract void clearKey(Bytes key);
 
     /** The encoders the variable was obtained with (value; or map key and value). */
-    org.apache.spark.sql.Encoder<?>[] encoders;
+    final org.apache.spark.sql.Encoder<?>[] encoders;
 
     /** A copy of all stored data by grouping key (stored forms, with expirations), for snapshots. */
     abstract java.util.Map<Bytes, Object> copyData();
@@ -59,17 +60,17 @@ abstract class StateVariable {
 
     /** The running task's metrics (Spark's {@code TWSMetricsUtils} counters). */
     Metrics metrics() {
-        return scope.metrics;
+        return scope.metrics();
     }
 
     /** The expiration a write at the current batch gets. */
     long expiryForWrite() {
-        return ttlMs > 0 ? scope.batchTimestampMs + ttlMs : NO_EXPIRY;
+        return ttlMs > 0 ? scope.batchTimestampMs() + ttlMs : NO_EXPIRY;
     }
 
     /** Spark's {@code StateTTL.isExpired}: expired once the batch timestamp reaches the expiration. */
     boolean visible(long expiry) {
-        return !(scope.batchTimestampMs >= expiry);
+        return !(scope.batchTimestampMs() >= expiry);
     }
 
     /** Whether two stored forms are the same: equal bytes when encoded, equal objects when by reference. */

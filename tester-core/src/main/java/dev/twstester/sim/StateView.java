@@ -8,8 +8,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.function.LongSupplier;
 
 import org.apache.spark.sql.streaming.TimeMode;
 
@@ -31,15 +33,24 @@ import org.apache.spark.sql.streaming.TimeMode;
  * @param <K> grouping key type
  */
 public final class StateView<K> {
-    private final Engine<K, ?, ?> engine;
+    /** How a write is made: run at once, or reported as a call of the simulator first. */
+    interface Writes {
+        void write(String description, Runnable write);
+    }
 
-    StateView(Engine<K, ?, ?> engine) {
-        this.engine = engine;
+    private final StateAccess<K> access;
+    private final LongSupplier clock;
+    private final Writes writes;
+
+    StateView(StateAccess<K> access, LongSupplier clock, Writes writes) {
+        this.access = access;
+        this.clock = clock;
+        this.writes = writes;
     }
 
     /** Names of the state variables, in definition order. */
     public Set<String> variableNames() {
-        return engine.store.variables().keySet();
+        return access.variables().keySet();
     }
 
     /** The kind of state variable {@code name}: {@code "value"}, {@code "list"} or {@code "map"}. */
@@ -50,17 +61,21 @@ public final class StateView<K> {
 
     /** Keys with any state or timer, in Spark's key order. */
     public List<K> keys() {
-        List<Bytes> keys = new ArrayList<>(engine.store.keysWithState());
-        keys.sort((a, b) -> engine.keyCodec.compareNatural(a.array(), b.array()));
+        Set<Bytes> withState = new TreeSet<>();
+        access.variables().values().forEach(v -> withState.addAll(v.keys()));
+        withState.addAll(access.timers().keys());
+        List<Bytes> keys = new ArrayList<>(withState);
+        KeyCodec<K> codec = access.keyCodec();
+        keys.sort((a, b) -> codec.compareNatural(a.array(), b.array()));
         List<K> out = new ArrayList<>();
-        keys.forEach(k -> out.add(engine.keyCodec.decode(k.array())));
+        keys.forEach(k -> out.add(codec.decode(k.array())));
         return out;
     }
 
     /** True when {@code key} has any visible state value or a timer. */
     public boolean hasState(K key) {
         for (String name : variableNames()) {
-            StateVariable v = engine.store.variables().get(name);
+            StateVariable v = access.variables().get(name);
             boolean present = switch (v.kind()) {
                 case "value" -> value(name, key).isPresent();
                 case "list" -> !list(name, key).isEmpty();
@@ -73,42 +88,75 @@ public final class StateView<K> {
         return !timers(key).isEmpty();
     }
 
+    /**
+     * Every key's visible state and timers now, decoded: each key with state or timers in Spark's
+     * key order, each variable that holds something for it, and its timers.
+     */
+    public StateDump<K> dump() {
+        List<StateDump.KeyState<K>> all = new ArrayList<>();
+        boolean timers = !access.timeMode().equals(TimeMode.None());
+        for (K key : keys()) {
+            Map<String, StateDump.Variable> variables = new LinkedHashMap<>();
+            for (String name : variableNames()) {
+                String kind = kindOf(name);
+                Object value = switch (kind) {
+                    case "value" -> value(name, key).orElse(null);
+                    case "list" -> nonEmpty(list(name, key));
+                    default -> nonEmpty(map(name, key));
+                };
+                if (value != null) {
+                    variables.put(name, new StateDump.Variable(kind, value));
+                }
+            }
+            all.add(new StateDump.KeyState<>(key, variables, timers ? timers(key) : List.of()));
+        }
+        return new StateDump<>(all);
+    }
+
+    private static List<?> nonEmpty(List<?> list) {
+        return list.isEmpty() ? null : list;
+    }
+
+    private static Map<?, ?> nonEmpty(Map<?, ?> map) {
+        return map.isEmpty() ? null : map;
+    }
+
     /** The value of ValueState {@code name} for {@code key}, empty when unset or expired. */
     @SuppressWarnings("unchecked")
     public <T> Optional<T> value(String name, K key) {
         ValueVariable<T> v = variable(name, ValueVariable.class, "value");
-        return Optional.ofNullable(at(key, () -> v.get(engine.store.scope().key)));
+        return Optional.ofNullable(at(key, v::get));
     }
 
     /** The elements of ListState {@code name} for {@code key}, in append order. */
     @SuppressWarnings("unchecked")
     public <T> List<T> list(String name, K key) {
         ListVariable<T> v = variable(name, ListVariable.class, "list");
-        return at(key, () -> v.get(engine.store.scope().key));
+        return at(key, v::get);
     }
 
     /** The entries of MapState {@code name} for {@code key}, in Spark's iteration order. */
     @SuppressWarnings("unchecked")
     public <MK, MV> Map<MK, MV> map(String name, K key) {
         MapVariable<MK, MV> v = variable(name, MapVariable.class, "map");
-        return at(key, () -> v.get(engine.store.scope().key));
+        return at(key, v::get);
     }
 
     /** Sets ValueState {@code name} for {@code key}, through its encoder (TTL from the current processing time). */
     @SuppressWarnings("unchecked")
     public <T> StateView<K> setValue(String name, K key, T value) {
         ValueVariable<T> v = variable(name, ValueVariable.class, "value");
-        return write(key, () -> v.put(engine.store.scope().key, value));
+        return write("setValue(\"" + name + "\", " + key + ", " + value + ")", key, k -> v.put(k, value));
     }
 
     /** Replaces ListState {@code name} for {@code key}; an empty list clears it. */
     @SuppressWarnings("unchecked")
     public <T> StateView<K> setList(String name, K key, List<T> values) {
         ListVariable<T> v = variable(name, ListVariable.class, "list");
-        return write(key, () -> {
-            v.clearKey(engine.store.scope().key);
+        return write("setList(\"" + name + "\", " + key + ", " + values + ")", key, k -> {
+            v.clearKey(k);
             if (!values.isEmpty()) {
-                v.put(engine.store.scope().key, values);
+                v.put(k, values);
             }
         });
     }
@@ -117,38 +165,40 @@ public final class StateView<K> {
     @SuppressWarnings("unchecked")
     public <MK, MV> StateView<K> setMap(String name, K key, Map<MK, MV> entries) {
         MapVariable<MK, MV> v = variable(name, MapVariable.class, "map");
-        return write(key, () -> {
-            v.clearKey(engine.store.scope().key);
-            entries.forEach((mk, mv) -> v.put(engine.store.scope().key, mk, mv));
+        return write("setMap(\"" + name + "\", " + key + ", " + entries + ")", key, k -> {
+            v.clearKey(k);
+            entries.forEach((mk, mv) -> v.put(k, mk, mv));
         });
     }
 
     /** Removes everything state variable {@code name} holds for {@code key}. */
     public StateView<K> clear(String name, K key) {
         StateVariable v = variable(name, StateVariable.class, "any");
-        return write(key, () -> v.clearKey(engine.store.scope().key));
+        return write("clear(\"" + name + "\", " + key + ")", key, v::clearKey);
     }
 
     /** The timers of {@code key}, ascending (inside a processor, {@code listTimers()} uses Spark's byte order). */
     public List<Instant> timers(K key) {
-        List<Long> timers = at(key, () -> engine.store.timers().list(engine.store.scope().key));
+        List<Long> timers = at(key, access.timers()::list);
         return timers.stream().sorted().map(Instant::ofEpochMilli).toList();
     }
 
     /** Registers a timer for {@code key}, as {@code registerTimer} would. */
     public StateView<K> registerTimer(K key, Instant expiry) {
         requireTimers();
-        return write(key, () -> engine.store.timers().register(engine.store.scope().key, expiry.toEpochMilli()));
+        return write("registerTimer(" + key + ", " + expiry + ")", key,
+                k -> access.timers().register(k, expiry.toEpochMilli()));
     }
 
     /** Deletes a timer of {@code key}; a missing one is ignored, as in Spark. */
     public StateView<K> deleteTimer(K key, Instant expiry) {
         requireTimers();
-        return write(key, () -> engine.store.timers().delete(engine.store.scope().key, expiry.toEpochMilli()));
+        return write("deleteTimer(" + key + ", " + expiry + ")", key,
+                k -> access.timers().delete(k, expiry.toEpochMilli()));
     }
 
     private void requireTimers() {
-        if (engine.query.timeMode().equals(TimeMode.None())) {
+        if (access.timeMode().equals(TimeMode.None())) {
             throw new IllegalStateException("the query runs in TimeMode.None(), which has no timers; "
                     + "build it with .timeMode(TimeMode.ProcessingTime()) or .timeMode(TimeMode.EventTime())");
         }
@@ -157,7 +207,7 @@ public final class StateView<K> {
     private <V> V variable(String name, Class<?> kind, String kindName) {
         // V is the caller's expected variable type; kind checks it
         Objects.requireNonNull(name, "name must not be null");
-        StateVariable v = engine.store.variables().get(name);
+        StateVariable v = access.variables().get(name);
         if (v == null) {
             throw new IllegalArgumentException("no state variable named '" + name + "'; the processor's init() defines "
                     + variableNames());
@@ -172,25 +222,19 @@ public final class StateView<K> {
     }
 
     /** Runs {@code read} with {@code key} as implicit key and the clock as batch timestamp. */
-    private <R> R at(K key, Supplier<R> read) {
-        Scope scope = engine.store.scope();
-        Bytes previous = scope.key;
-        scope.key = new Bytes(engine.keyCodec.encode(Objects.requireNonNull(key, "key must not be null")));
-        scope.batchTimestampMs = engine.processingTimeMs();
-        try {
-            return read.get();
-        } finally {
-            scope.key = previous;
-        }
+    private <R> R at(K key, Function<Bytes, R> read) {
+        return access.atKey(key, clock.getAsLong(), read);
     }
 
-    private StateView<K> write(K key, Runnable change) {
-        at(key, () -> {
-            change.run();
-            return null;
+    private StateView<K> write(String description, K key, Consumer<Bytes> change) {
+        Objects.requireNonNull(key, "key must not be null");
+        writes.write(description, () -> {
+            at(key, k -> {
+                change.accept(k);
+                return null;
+            });
+            access.commit();
         });
-        engine.store.scope().journal.commit();
         return this;
     }
-
 }

@@ -13,8 +13,8 @@ final class ValueVariable<T> extends StateVariable {
     private final Codec<T> codec;
     private final Map<Bytes, Entry> entries = new HashMap<>();
 
-    ValueVariable(String name, Codec<T> codec, long ttlMs, Scope scope) {
-        super(name, ttlMs, scope);
+    ValueVariable(String name, Codec<T> codec, long ttlMs, Scope scope, org.apache.spark.sql.Encoder<T> encoder) {
+        super(name, ttlMs, scope, encoder);
         this.codec = codec;
     }
 
@@ -94,7 +94,7 @@ final class ValueVariable<T> extends StateVariable {
 
     private void remember(Bytes key) {
         Entry before = entries.get(key);
-        scope.journal.remember(this, key, () -> {
+        scope.journal().remember(this, key, () -> {
             if (before == null) {
                 entries.remove(key);
             } else {

@@ -29,12 +29,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.twstester.GroupsWithState;
-import dev.twstester.TwsChain;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.GroupStateTimeouts;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.internal.Sneaky;
-import dev.twstester.sim.ChainSnapshot;
 import dev.twstester.sim.Fidelity;
 import dev.twstester.sim.SnapshotBuilder;
 import dev.twstester.sim.StateSnapshot;
@@ -111,17 +109,6 @@ public final class CheckpointState<K> {
         return new CheckpointState<>(Objects.requireNonNull(query, "query must not be null"));
     }
 
-    /**
-     * A reader of a chained query's checkpoint: both operators' state, at one batch, as the
-     * {@link ChainSnapshot} a {@link dev.twstester.sim.ChainSimulator} restores.
-     * <pre>{@code
-     * ChainSnapshot production = CheckpointState.of(chain).read(Path.of("/checkpoints/alerts"));
-     * new ChainSimulator<>(chain).restore(production);
-     * }</pre>
-     */
-    public static <K, I, M, K2, O> ChainCheckpointState<K, K2> of(TwsChain<K, I, M, K2, O> chain) {
-        return new ChainCheckpointState<>(Objects.requireNonNull(chain, "chain must not be null"));
-    }
 
     /** The stateful operator's id in the query (0, the default, for a query with one stateful operator). */
     public CheckpointState<K> operatorId(int id) {

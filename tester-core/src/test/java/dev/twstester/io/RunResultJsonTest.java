@@ -215,7 +215,7 @@ class RunResultJsonTest {
 
     private static String batchFields() {
         return "[batchId, hadInput, batchTimestamp, lateWatermark, evictionWatermark, input, droppedLate, outputs, "
-                + "outputPartitions, firedTimers, metrics]";
+                + "outputPartitions, firedTimers, metrics, operators]";
     }
 
     private static String linesError(String lines) {

@@ -15,7 +15,6 @@ import org.apache.spark.sql.streaming.TimerValues;
 import org.apache.spark.sql.streaming.ValueState;
 
 import dev.twstester.Scenario;
-import dev.twstester.TwsChain;
 import dev.twstester.TwsQuery;
 
 import scala.jdk.javaapi.CollectionConverters;
@@ -163,20 +162,25 @@ public final class ChainProcessors {
     }
 
     /** Relay, then Tally in EventTime mode. */
-    public static TwsChain<String, Event, OutEvent, String, OutEvent> chain() {
-        return TwsChain.of(relay(), tally(TimeMode.EventTime()));
+    public static TwsQuery<String, Event, OutEvent> chain() {
+        return relay().then(tally(TimeMode.EventTime()));
     }
 
     /**
      * Relay, then Tally in EventTime mode keyed by the length of the user name: a chain of another
      * downstream key type than {@link #chain()}'s.
      */
-    public static TwsChain<String, Event, OutEvent, Integer, OutEvent> byLength() {
-        return TwsChain.of(relay(), TwsQuery.<Integer, OutEvent, OutEvent>builder(Tally::new)
+    public static TwsQuery<String, Event, OutEvent> byLength() {
+        return relay().then(tallyByLength());
+    }
+
+    /** Tally in EventTime mode keyed by the length of the key of its input. */
+    public static TwsQuery<Integer, OutEvent, OutEvent> tallyByLength() {
+        return TwsQuery.<Integer, OutEvent, OutEvent>builder(Tally::new)
                 .keyBy(e -> e.getKey().length(), Encoders.INT())
                 .input(Encoders.bean(OutEvent.class))
                 .output(Encoders.bean(OutEvent.class))
                 .timeMode(TimeMode.EventTime())
-                .build());
+                .build();
     }
 }

@@ -16,13 +16,22 @@ import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
-import dev.twstester.ChainResult;
+import dev.twstester.RunResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
-import dev.twstester.TwsChain;
 import dev.twstester.TwsQuery;
 
 class ChainSimulatorTest {
+    /** The first operator's view of {@code run}. */
+    private static RunResult<String, Event, OutEvent> up(RunResult<String, Event, OutEvent> run) {
+        return run.operator(0);
+    }
+
+    /** The second operator's view of {@code run}. */
+    private static RunResult<String, OutEvent, OutEvent> down(RunResult<String, Event, OutEvent> run) {
+        return run.operator(1);
+    }
+
     private static Instant ms(long ms) {
         return Instant.ofEpochMilli(ms);
     }
@@ -33,43 +42,43 @@ class ChainSimulatorTest {
 
     @Test
     void both_operators_run_in_each_batch_with_the_upstreams_watermarks_and_their_own_timers() {
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(ChainProcessors.chain());
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> first = sim.runBatch(
+        RunResult<String, Event, OutEvent> first = sim.runBatch(
                 new Event("a1", 10000, "timer+5"), new Event("b1", 20000, "x"), new Event("a2", 12000, "x"));
 
         // the data batch and the no-data batch the watermark advance (to 20000 - 5000) asks for
-        assertThat(first.upstream().batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L);
-        assertThat(first.downstream().batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L);
-        assertThat(first.downstream().batches()).extracting(BatchResult::hadInput).containsExactly(true, false);
-        BatchResult<String, OutEvent, OutEvent> down0 = first.downstream().batches().get(0);
+        assertThat(up(first).batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L);
+        assertThat(down(first).batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L);
+        assertThat(down(first).batches()).extracting(BatchResult::hadInput).containsExactly(true, false);
+        BatchResult<String, OutEvent, OutEvent> down0 = down(first).batches().get(0);
         // the downstream receives the upstream's outputs in the upstream's order (keys a1, a2, b1)
         assertThat(down0.input()).containsExactly(out("a1", 10000, "timer+5"), out("a2", 12000, "x"), out("b1", 20000, "x"));
         assertThat(down0.outputs()).isEmpty();
         assertThat(down0.metric("numRegisteredTimers")).isEqualTo(3);
         // both operators: late watermark 0, eviction 0, then late 0, eviction 15000
-        for (var run : List.of(first.upstream(), first.downstream())) {
+        for (var run : List.of(up(first), down(first))) {
             assertThat(run.batches()).extracting(b -> b.lateWatermark().toEpochMilli()).containsExactly(0L, 0L);
             assertThat(run.batches()).extracting(b -> b.evictionWatermark().toEpochMilli()).containsExactly(0L, 15000L);
         }
         // the upstream's timer a1@15000 fires in the no-data batch and its output reaches the downstream there
-        BatchResult<String, OutEvent, OutEvent> down1 = first.downstream().batches().get(1);
-        assertThat(first.upstream().batches().get(1).firedTimers()).containsExactly(new FiredTimer<>("a1", ms(15000)));
+        BatchResult<String, OutEvent, OutEvent> down1 = down(first).batches().get(1);
+        assertThat(up(first).batches().get(1).firedTimers()).containsExactly(new FiredTimer<>("a1", ms(15000)));
         assertThat(down1.input()).containsExactly(out("a1", 15000, "timer"));
         assertThat(down1.firedTimers()).isEmpty();
         assertThat(first.outputs()).isEmpty();
 
-        assertThat(sim.upstreamState().value("n", "a1")).contains(1L);
-        assertThat(sim.state().value("count", "a")).contains(3L);
-        assertThat(sim.state().timers("a")).containsExactly(ms(20000), ms(22000), ms(25000));
-        assertThat(sim.state().timers("b")).containsExactly(ms(30000));
-        assertThat(sim.upstreamState().timers("a1")).isEmpty();
+        assertThat(sim.state().value("n", "a1")).contains(1L);
+        assertThat(sim.<Object>state(1).value("count", "a")).contains(3L);
+        assertThat(sim.<Object>state(1).timers("a")).containsExactly(ms(20000), ms(22000), ms(25000));
+        assertThat(sim.<Object>state(1).timers("b")).containsExactly(ms(30000));
+        assertThat(sim.state().timers("a1")).isEmpty();
         assertThat(sim.watermark()).isEqualTo(ms(15000));
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> second = sim.runBatch(new Event("c1", 40000, "x"));
+        RunResult<String, Event, OutEvent> second = sim.runBatch(new Event("c1", 40000, "x"));
 
-        assertThat(second.size()).isEqualTo(2);
-        BatchResult<String, OutEvent, OutEvent> down3 = second.downstream().batches().get(1);
+        assertThat(second.batches().size()).isEqualTo(2);
+        BatchResult<String, OutEvent, OutEvent> down3 = down(second).batches().get(1);
         assertThat(down3.lateWatermark()).isEqualTo(ms(15000));
         assertThat(down3.evictionWatermark()).isEqualTo(ms(35000));
         // the downstream's event-time timers fire at the shared watermark, ascending across keys
@@ -77,8 +86,8 @@ class ChainSimulatorTest {
                 new FiredTimer<>("a", ms(25000)), new FiredTimer<>("b", ms(30000)));
         assertThat(second.outputs()).containsExactly(out("a", 20000, "count=3 from a1"), out("a", 22000, "count=3 from a1"),
                 out("a", 25000, "count=3 from a1"), out("b", 30000, "count=1 from b1"));
-        assertThat(second.upstream().batches().get(1).outputs()).isEmpty();
-        assertThat(sim.history().size()).isEqualTo(4);
+        assertThat(up(second).batches().get(1).outputs()).isEmpty();
+        assertThat(sim.history().batches().size()).isEqualTo(4);
         assertThat(sim.history().outputs()).isEqualTo(second.outputs());
     }
 
@@ -89,21 +98,21 @@ class ChainSimulatorTest {
                 .batch(List.of(new Event("a2", 14000, "late"), new Event("c1", 40000, "timer+3")))
                 .build();
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> full = new ChainSimulator<>(ChainProcessors.chain()).run(scenario);
-        ChainResult<String, Event, OutEvent, String, OutEvent> fast =
-                new ChainSimulator<>(ChainProcessors.chain(), Fidelity.FAST).run(scenario);
+        RunResult<String, Event, OutEvent> full = new TwsSimulator<>(ChainProcessors.chain()).run(scenario);
+        RunResult<String, Event, OutEvent> fast =
+                new TwsSimulator<>(ChainProcessors.chain(), Fidelity.FAST).run(scenario);
 
-        dev.twstester.RunComparison.between("full", "fast").assertSame(full.upstream(), fast.upstream());
-        dev.twstester.RunComparison.between("full", "fast").assertSame(full.downstream(), fast.downstream());
+        dev.twstester.RunComparison.between("full", "fast").assertSame(up(full), up(fast));
+        dev.twstester.RunComparison.between("full", "fast").assertSame(down(full), down(fast));
         // the row at 14000 is at or before the late watermark 15000: the upstream drops it
-        assertThat(full.upstream().droppedLate()).containsExactly(new Event("a2", 14000, "late"));
-        assertThat(full.downstream().droppedLate()).isEmpty();
-        assertThat(full.size()).isEqualTo(4);
+        assertThat(up(full).droppedLate()).containsExactly(new Event("a2", 14000, "late"));
+        assertThat(down(full).droppedLate()).isEmpty();
+        assertThat(full.batches().size()).isEqualTo(4);
     }
 
     @Test
     void an_upstream_row_at_the_late_watermark_fails_the_batch_and_neither_operator_keeps_it() {
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(ChainProcessors.chain());
         sim.runBatch(new Event("a1", 40000, "x")); // watermark 35000 from batch 1 on
         sim.runBatch(new Event("a1", 36000, "emit:35001")); // 1 ms after the late watermark passes
 
@@ -114,14 +123,14 @@ class ChainSimulatorTest {
         assertThat(e.getMessageParameters()).containsEntry("currentWatermark", "35000")
                 .containsEntry("emittedRowEventTime", "35000000");
         assertThat(sim.nextBatchId()).isEqualTo(3);
-        assertThat(sim.upstreamState().value("n", "a1")).contains(2L);
-        assertThat(sim.state().value("count", "a")).contains(2L);
-        assertThat(sim.history().size()).isEqualTo(3);
+        assertThat(sim.state().value("n", "a1")).contains(2L);
+        assertThat(sim.<Object>state(1).value("count", "a")).contains(2L);
+        assertThat(sim.history().batches().size()).isEqualTo(3);
     }
 
     @Test
     void a_downstream_failure_rolls_back_the_upstreams_batch_too() {
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(ChainProcessors.chain());
         sim.runBatch(new Event("a1", 10000, "timer+1"));
 
         ProcessorException e = catchThrowableOfType(ProcessorException.class,
@@ -129,96 +138,97 @@ class ChainSimulatorTest {
 
         assertThat(e.getMessage()).contains("TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR", "handleInputRows", "boom from b1");
         assertThat(sim.nextBatchId()).isEqualTo(2);
-        assertThat(sim.upstreamState().value("n", "a1")).contains(1L);
-        assertThat(sim.upstreamState().value("n", "b1")).isEmpty();
-        assertThat(sim.upstreamState().timers("a1")).containsExactly(ms(11000));
-        assertThat(sim.state().value("count", "a")).contains(1L);
+        assertThat(sim.state().value("n", "a1")).contains(1L);
+        assertThat(sim.state().value("n", "b1")).isEmpty();
+        assertThat(sim.state().timers("a1")).containsExactly(ms(11000));
+        assertThat(sim.<Object>state(1).value("count", "a")).contains(1L);
         assertThat(sim.watermark()).isEqualTo(ms(5000));
 
         // the same rows without the failing one run as if the failed batch never happened
-        ChainResult<String, Event, OutEvent, String, OutEvent> run = sim.runBatch(new Event("a1", 11000, "x"));
-        assertThat(run.upstream().batches().get(0).batchId()).isEqualTo(2);
-        assertThat(sim.upstreamState().value("n", "a1")).contains(2L);
+        RunResult<String, Event, OutEvent> run = sim.runBatch(new Event("a1", 11000, "x"));
+        assertThat(up(run).batches().get(0).batchId()).isEqualTo(2);
+        assertThat(sim.state().value("n", "a1")).contains(2L);
     }
 
     @Test
     void a_no_data_batch_runs_when_only_the_downstream_asks_for_one() {
         // the downstream in ProcessingTime mode asks for a batch at every trigger; the upstream's
         // watermark does not move (event times below the 5 s delay)
-        TwsChain<String, Event, OutEvent, String, OutEvent> chain = TwsChain.of(
+        TwsQuery<String, Event, OutEvent> chain = Chains.of(
                 ChainProcessors.relay().withTrigger(Trigger.ProcessingTime(1000)),
                 ChainProcessors.tally(TimeMode.ProcessingTime()));
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(chain);
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(chain);
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> data = sim.runBatchAt(ms(1000), List.of(new Event("a1", 2000, "x")));
-        assertThat(data.size()).isEqualTo(1);
-        assertThat(sim.state().timers("a")).containsExactly(ms(2000));
-        assertThat(sim.upstream.wantsNoDataBatch()).isFalse();
+        RunResult<String, Event, OutEvent> data = sim.runBatchAt(ms(1000), List.of(new Event("a1", 2000, "x")));
+        assertThat(data.batches().size()).isEqualTo(1);
+        assertThat(sim.<Object>state(1).timers("a")).containsExactly(ms(2000));
+        assertThat(sim.operators().get(0).asksForNoDataBatch(false)).isFalse();
+        assertThat(sim.operators().get(1).asksForNoDataBatch(false)).isTrue();
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> tick = sim.setProcessingTime(ms(2000));
+        RunResult<String, Event, OutEvent> tick = sim.setProcessingTime(ms(2000));
 
-        assertThat(tick.size()).isEqualTo(1);
-        BatchResult<String, OutEvent, OutEvent> down = tick.downstream().lastBatch();
+        assertThat(tick.batches().size()).isEqualTo(1);
+        BatchResult<String, OutEvent, OutEvent> down = down(tick).lastBatch();
         assertThat(down.hadInput()).isFalse();
         assertThat(down.batchTimestamp()).isEqualTo(ms(2000));
         assertThat(down.firedTimers()).containsExactly(new FiredTimer<>("a", ms(2000)));
         assertThat(tick.outputs()).containsExactly(out("a", 2000, "count=1 from a1"));
-        assertThat(tick.upstream().lastBatch().outputs()).isEmpty();
-        assertThat(tick.upstream().lastBatch().evictionWatermark()).isEqualTo(ms(0));
+        assertThat(up(tick).lastBatch().outputs()).isEmpty();
+        assertThat(up(tick).lastBatch().evictionWatermark()).isEqualTo(ms(0));
     }
 
     @Test
     void with_a_zero_interval_and_a_processing_time_downstream_each_clock_move_runs_one_trigger() {
-        TwsChain<String, Event, OutEvent, String, OutEvent> chain = TwsChain.of(ChainProcessors.relay(),
+        TwsQuery<String, Event, OutEvent> chain = Chains.of(ChainProcessors.relay(),
                 ChainProcessors.tally(TimeMode.ProcessingTime()));
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(chain);
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(chain);
 
         // the watermark moves to 15000, but Spark's zero-interval loop would spin on the downstream's
         // requests; as for one ProcessingTime operator, batches run one per clock move
-        ChainResult<String, Event, OutEvent, String, OutEvent> data = sim.runBatchAt(ms(1000),
+        RunResult<String, Event, OutEvent> data = sim.runBatchAt(ms(1000),
                 List.of(new Event("a1", 20000, "timer+1")));
-        assertThat(data.size()).isEqualTo(1);
+        assertThat(data.batches().size()).isEqualTo(1);
         assertThat(sim.nextTriggerTime()).isEqualTo(ms(1001));
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> tick = sim.setProcessingTime(ms(2000));
+        RunResult<String, Event, OutEvent> tick = sim.setProcessingTime(ms(2000));
 
-        assertThat(tick.size()).isEqualTo(1);
-        assertThat(tick.upstream().lastBatch().evictionWatermark()).isEqualTo(ms(15000));
-        assertThat(tick.downstream().lastBatch().firedTimers()).containsExactly(new FiredTimer<>("a", ms(2000)));
-        assertThat(sim.upstreamState().timers("a1")).containsExactly(ms(21000));
+        assertThat(tick.batches().size()).isEqualTo(1);
+        assertThat(up(tick).lastBatch().evictionWatermark()).isEqualTo(ms(15000));
+        assertThat(down(tick).lastBatch().firedTimers()).containsExactly(new FiredTimer<>("a", ms(2000)));
+        assertThat(sim.state().timers("a1")).containsExactly(ms(21000));
     }
 
     @Test
     void advancing_the_watermark_moves_both_operators_and_runs_one_no_data_batch() {
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(ChainProcessors.chain());
         sim.runBatch(new Event("a1", 1000, "timer+2"));
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> run = sim.advanceWatermarkTo(ms(11000));
+        RunResult<String, Event, OutEvent> run = sim.advanceWatermarkTo(ms(11000));
 
-        assertThat(run.size()).isEqualTo(1);
+        assertThat(run.batches().size()).isEqualTo(1);
         // the upstream's timer at 3000 fires, its row reaches the downstream, whose timers at 11000 (row at 1000) fire
-        assertThat(run.upstream().lastBatch().firedTimers()).containsExactly(new FiredTimer<>("a1", ms(3000)));
-        assertThat(run.downstream().lastBatch().firedTimers()).containsExactly(new FiredTimer<>("a", ms(11000)));
+        assertThat(up(run).lastBatch().firedTimers()).containsExactly(new FiredTimer<>("a1", ms(3000)));
+        assertThat(down(run).lastBatch().firedTimers()).containsExactly(new FiredTimer<>("a", ms(11000)));
         assertThat(run.outputs()).containsExactly(out("a", 11000, "count=2 from a1"));
-        assertThat(sim.state().timers("a")).containsExactly(ms(13000));
+        assertThat(sim.<Object>state(1).timers("a")).containsExactly(ms(13000));
     }
 
     @Test
     void a_restart_resumes_both_operators_from_the_checkpoint() {
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(ChainProcessors.chain());
         sim.runBatch(new Event("a1", 10000, "x"));
         sim.stop();
         sim.addData(List.of(new Event("a1", 30000, "x")));
         assertThat(sim.waitingRows()).hasSize(1);
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> run = sim.start();
+        RunResult<String, Event, OutEvent> run = sim.start();
 
         // the waiting rows run at once (batch 2, watermark 5000), then the no-data batch at watermark 25000
         // fires the downstream's timer a@20000
-        assertThat(run.upstream().batches()).extracting(BatchResult::batchId).containsExactly(2L, 3L);
-        assertThat(run.downstream().lastBatch().evictionWatermark()).isEqualTo(ms(25000));
+        assertThat(up(run).batches()).extracting(BatchResult::batchId).containsExactly(2L, 3L);
+        assertThat(down(run).lastBatch().evictionWatermark()).isEqualTo(ms(25000));
         assertThat(run.outputs()).containsExactly(out("a", 20000, "count=2 from a1"));
-        assertThat(sim.upstreamState().value("n", "a1")).contains(2L);
+        assertThat(sim.state().value("n", "a1")).contains(2L);
     }
 
     @Test
@@ -230,7 +240,7 @@ class ChainSimulatorTest {
                 .timeMode(TimeMode.EventTime())
                 .watermark("ts", Duration.ofSeconds(5))
                 .build();
-        assertThatThrownBy(() -> TwsChain.of(plain, ChainProcessors.tally(TimeMode.EventTime())))
+        assertThatThrownBy(() -> Chains.of(plain, ChainProcessors.tally(TimeMode.EventTime())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("add outputEventTimeColumn(column)");
 
@@ -241,7 +251,7 @@ class ChainSimulatorTest {
                 .timeMode(TimeMode.EventTime())
                 .watermark("outTs", Duration.ofSeconds(1))
                 .build();
-        assertThatThrownBy(() -> TwsChain.of(ChainProcessors.relay(), watermarked))
+        assertThatThrownBy(() -> Chains.of(ChainProcessors.relay(), watermarked))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must not have watermark(\"outTs\", ...)");
 
@@ -251,14 +261,14 @@ class ChainSimulatorTest {
                 .output(Encoders.bean(OutEvent.class))
                 .initialState(List.of(Map.entry("a", 1L)), Encoders.LONG())
                 .build();
-        assertThatThrownBy(() -> TwsChain.of(ChainProcessors.relay(), initial))
+        assertThatThrownBy(() -> Chains.of(ChainProcessors.relay(), initial))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("remove initialState(...) from the downstream query");
+                .hasMessageContaining("remove initialState(...) from it");
 
-        assertThatThrownBy(() -> TwsChain.of(ChainProcessors.relay(),
+        assertThatThrownBy(() -> Chains.of(ChainProcessors.relay(),
                 ChainProcessors.tally(TimeMode.EventTime()).withTrigger(Trigger.ProcessingTime(5000))))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("set it on the upstream only");
+                .hasMessageContaining("set it on the first operator only");
     }
 
     @Test
@@ -272,22 +282,22 @@ class ChainSimulatorTest {
                 .output(Encoders.bean(OutEvent.class))
                 .build();
 
-        assertThatThrownBy(() -> TwsChain.of(upstream, wrongInput))
+        assertThatThrownBy(() -> Chains.of(upstream, wrongInput))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("downstream input dev.twstester.sim.Event struct<cmd:string,key:string,ts:timestamp>")
+                .hasMessageContaining("next input dev.twstester.sim.Event struct<cmd:string,key:string,ts:timestamp>")
                 .hasMessageContaining("pass the same encoder to output(...) and input(...)");
     }
 
     @Test
     void the_downstream_runs_with_the_upstreams_partitions_and_trigger() {
-        TwsChain<String, Event, OutEvent, String, OutEvent> chain = TwsChain.of(
+        TwsQuery<String, Event, OutEvent> chain = Chains.of(
                 ChainProcessors.relay().withShufflePartitions(3).withTrigger(Trigger.ProcessingTime(1000)),
                 ChainProcessors.tally(TimeMode.EventTime()));
 
-        assertThat(chain.downstream().shufflePartitions()).isEqualTo(3);
-        assertThat(chain.downstream().triggerIntervalMs()).isEqualTo(1000);
-        assertThat(chain.withShufflePartitions(2).downstream().shufflePartitions()).isEqualTo(2);
-        assertThat(chain.eventTimeColumn()).isEqualTo("outTs");
+        assertThat(chain.operators().get(1).shufflePartitions()).isEqualTo(3);
+        assertThat(chain.operators().get(1).triggerIntervalMs()).isEqualTo(1000);
+        assertThat(chain.withShufflePartitions(2).operators().get(1).shufflePartitions()).isEqualTo(2);
+        assertThat(chain.operators().get(0).outputEventTimeColumn()).contains("outTs");
     }
 
     /** A downstream processor with initial state, only to be rejected. */

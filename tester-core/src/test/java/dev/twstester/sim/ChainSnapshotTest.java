@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.twstester.BatchResult;
-import dev.twstester.ChainResult;
+import dev.twstester.RunResult;
+import dev.twstester.TwsQuery;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunComparison;
-import dev.twstester.TwsChain;
 
 /**
  * {@link ChainSimulator#snapshot()} and {@link ChainSimulator#restore}: a chain restored from a
@@ -38,78 +38,78 @@ class ChainSnapshotTest {
         return new OutEvent(key, at, what);
     }
 
-    private static void assertSame(ChainResult<?, ?, ?, ?, ?> expected, ChainResult<?, ?, ?, ?, ?> actual) {
-        SAME.assertSame(expected.upstream(), actual.upstream());
-        SAME.assertSame(expected.downstream(), actual.downstream());
+    private static void assertSame(RunResult<?, ?, ?> expected, RunResult<?, ?, ?> actual) {
+        SAME.assertSame(expected.operator(0), actual.operator(0));
+        SAME.assertSame(expected.operator(1), actual.operator(1));
     }
 
-    private static void assertSameState(ChainSnapshot expected, ChainSnapshot actual) {
-        assertThat(SAME.stateDifferences(expected.upstream(), actual.upstream())).isEmpty();
-        assertThat(SAME.stateDifferences(expected.downstream(), actual.downstream())).isEmpty();
+    private static void assertSameState(StateSnapshot expected, StateSnapshot actual) {
+        assertThat(SAME.stateDifferences(expected, actual)).isEmpty();
         assertThat(actual.processingTime()).isEqualTo(expected.processingTime());
     }
 
     @Test
     void a_chain_restored_from_a_snapshot_runs_the_rest_as_the_uninterrupted_chain() {
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> uninterrupted = new ChainSimulator<>(ChainProcessors.chain());
-        ChainResult<String, Event, OutEvent, String, OutEvent> first = uninterrupted.run(ChainProcessors.firstPart());
-        ChainSnapshot checkpoint = uninterrupted.snapshot();
-        ChainResult<String, Event, OutEvent, String, OutEvent> rest = uninterrupted.run(ChainProcessors.restPart());
+        TwsSimulator<String, Event, OutEvent> uninterrupted = new TwsSimulator<>(ChainProcessors.chain());
+        RunResult<String, Event, OutEvent> first = uninterrupted.run(ChainProcessors.firstPart());
+        StateSnapshot checkpoint = uninterrupted.snapshot();
+        RunResult<String, Event, OutEvent> rest = uninterrupted.run(ChainProcessors.restPart());
 
         // one position for the query: batches 0 to 3 ran (two data batches, each with its no-data batch)
-        assertThat(first.upstream().batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(first.operator(0).batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L, 2L, 3L);
         assertThat(checkpoint.nextBatchId()).isEqualTo(4);
         assertThat(checkpoint.watermark()).isEqualTo(ms(19000));
         assertThat(checkpoint.processingTime()).isEqualTo(Instant.EPOCH);
-        assertThat(checkpoint.upstream().variableNames()).containsExactly("n");
-        assertThat(checkpoint.downstream().variableNames()).containsExactly("count", "last");
+        assertThat(checkpoint.operatorCount()).isEqualTo(2);
+        assertThat(checkpoint.variableNames(0)).containsExactly("n");
+        assertThat(checkpoint.variableNames(1)).containsExactly("count", "last");
 
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> restored = new ChainSimulator<>(ChainProcessors.chain());
-        ChainResult<String, Event, OutEvent, String, OutEvent> started = restored.restore(checkpoint);
+        TwsSimulator<String, Event, OutEvent> restored = new TwsSimulator<>(ChainProcessors.chain());
+        RunResult<String, Event, OutEvent> started = restored.restore(checkpoint);
 
         assertThat(started.isEmpty()).isTrue(); // no rows wait: a restarted query runs no batch before new data
         assertThat(restored.nextBatchId()).isEqualTo(4);
         assertThat(restored.watermark()).isEqualTo(ms(19000));
-        assertThat(restored.upstreamState().value("n", "a1")).contains(2L);
-        assertThat(restored.upstreamState().timers("a1")).containsExactly(ms(44000));
-        assertThat(restored.state().value("count", "a")).contains(4L);
-        assertThat(restored.state().timers("a")).containsExactly(ms(20000), ms(22000), ms(25000), ms(34000));
+        assertThat(restored.state().value("n", "a1")).contains(2L);
+        assertThat(restored.state().timers("a1")).containsExactly(ms(44000));
+        assertThat(restored.<Object>state(1).value("count", "a")).contains(4L);
+        assertThat(restored.<Object>state(1).timers("a")).containsExactly(ms(20000), ms(22000), ms(25000), ms(34000));
         assertSameState(checkpoint, restored.snapshot());
 
-        ChainResult<String, Event, OutEvent, String, OutEvent> replayed = restored.run(ChainProcessors.restPart());
+        RunResult<String, Event, OutEvent> replayed = restored.run(ChainProcessors.restPart());
 
         assertSame(rest, replayed);
-        assertThat(replayed.upstream().batches()).extracting(BatchResult::batchId).containsExactly(4L, 5L, 6L, 7L);
-        assertThat(replayed.upstream().droppedLate()).containsExactly(new Event("a2", 18000, "late"));
-        assertThat(replayed.upstream().firedTimers()).containsExactly(new FiredTimer<>("a1", ms(44000)));
+        assertThat(replayed.operator(0).batches()).extracting(BatchResult::batchId).containsExactly(4L, 5L, 6L, 7L);
+        assertThat(replayed.operator(0).droppedLate()).containsExactly(new Event("a2", 18000, "late"));
+        assertThat(replayed.operator(0).firedTimers()).containsExactly(new FiredTimer<>("a1", ms(44000)));
         assertThat(replayed.outputs()).containsExactly(out("a", 20000, "count=4 from a1"),
                 out("a", 22000, "count=4 from a1"), out("a", 25000, "count=4 from a1"), out("b", 30000, "count=1 from b1"),
                 out("a", 34000, "count=4 from a1"), out("c", 50000, "count=1 from c1"),
                 out("a", 54000, "count=6 from a1")); // a1's timer output at 44000 and its row at 60000 count there
         assertSameState(uninterrupted.snapshot(), restored.snapshot());
         // the history of the restored chain holds what it ran, not the batches before the snapshot
-        assertThat(restored.history().upstream().batches()).extracting(BatchResult::batchId).containsExactly(4L, 5L, 6L, 7L);
+        assertThat(restored.history().operator(0).batches()).extracting(BatchResult::batchId).containsExactly(4L, 5L, 6L, 7L);
     }
 
     @Test
     void a_saved_chain_snapshot_loads_and_restores(@TempDir Path dir) throws IOException {
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(ChainProcessors.chain());
         sim.run(ChainProcessors.firstPart());
         Path file = dir.resolve("chain.snapshot");
         sim.snapshot().save(file);
-        ChainResult<String, Event, OutEvent, String, OutEvent> rest = sim.run(ChainProcessors.restPart());
+        RunResult<String, Event, OutEvent> rest = sim.run(ChainProcessors.restPart());
 
-        ChainSnapshot loaded = ChainSnapshot.load(file);
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> restored = new ChainSimulator<>(ChainProcessors.chain());
+        StateSnapshot loaded = StateSnapshot.load(file);
+        TwsSimulator<String, Event, OutEvent> restored = new TwsSimulator<>(ChainProcessors.chain());
         restored.restore(loaded);
 
         assertThat(loaded.nextBatchId()).isEqualTo(4);
         assertSame(rest, restored.run(ChainProcessors.restPart()));
-        // a single operator's snapshot file is no chain snapshot
-        Path single = dir.resolve("single.snapshot");
-        loaded.upstream().save(single);
-        assertThatThrownBy(() -> ChainSnapshot.load(single)).isInstanceOf(IOException.class)
-                .hasMessage(single + " does not hold a twstester ChainSnapshot but a " + StateSnapshot.class.getName());
+        // a snapshot of a query of two operators restores into a query of two operators only
+        TwsSimulator<String, Event, OutEvent> relay = new TwsSimulator<>(ChainProcessors.relay());
+        assertThatThrownBy(() -> relay.restore(loaded)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cannot restore the snapshot: it holds 2 stateful operator(s), this query has 1; restore it "
+                        + "into the query it was taken from, then deploy a new version with restartWith(next)");
     }
 
     /**
@@ -126,20 +126,20 @@ class ChainSnapshotTest {
             SplittableRandom random = new SplittableRandom(runSeed);
             int partitions = 1 + random.nextInt(3);
             long intervalMs = random.nextBoolean() ? 0 : 1000;
-            TwsChain<String, Event, OutEvent, String, OutEvent> chain = ChainProcessors.chain()
+            TwsQuery<String, Event, OutEvent> chain = ChainProcessors.chain()
                     .withShufflePartitions(partitions).withTrigger(Trigger.ProcessingTime(intervalMs));
             List<List<Event>> batches = generate(random);
             int split = random.nextInt(batches.size() + 1);
             String what = "seed " + runSeed + " (" + partitions + " partitions, interval " + intervalMs + " ms, split at "
                     + split + "), batches " + batches;
             try {
-                ChainSimulator<String, Event, OutEvent, String, OutEvent> original = new ChainSimulator<>(chain);
-                ChainSimulator<String, Event, OutEvent, String, OutEvent> restored = new ChainSimulator<>(chain);
+                TwsSimulator<String, Event, OutEvent> original = new TwsSimulator<>(chain);
+                TwsSimulator<String, Event, OutEvent> restored = new TwsSimulator<>(chain);
                 batches.subList(0, split).forEach(original::runBatch);
-                ChainSnapshot checkpoint = original.snapshot();
+                StateSnapshot checkpoint = original.snapshot();
 
-                List<ChainResult<String, Event, OutEvent, String, OutEvent>> expected = new ArrayList<>();
-                List<ChainResult<String, Event, OutEvent, String, OutEvent>> actual = new ArrayList<>();
+                List<RunResult<String, Event, OutEvent>> expected = new ArrayList<>();
+                List<RunResult<String, Event, OutEvent>> actual = new ArrayList<>();
                 expected.add(original.restart());
                 actual.add(restored.restore(checkpoint));
                 for (List<Event> rows : batches.subList(split, batches.size())) {
@@ -168,73 +168,44 @@ class ChainSnapshotTest {
         return batches;
     }
 
-    private static <K, I, M, K2, O> ChainResult<K, I, M, K2, O> concat(List<ChainResult<K, I, M, K2, O>> parts) {
-        List<BatchResult<K, I, M>> up = new ArrayList<>();
-        List<BatchResult<K2, M, O>> down = new ArrayList<>();
-        for (ChainResult<K, I, M, K2, O> part : parts) {
-            up.addAll(part.upstream().batches());
-            down.addAll(part.downstream().batches());
-        }
-        return new ChainResult<>(new dev.twstester.RunResult<>(up), new dev.twstester.RunResult<>(down));
+    private static <K, I, O> RunResult<K, I, O> concat(List<RunResult<K, I, O>> parts) {
+        List<BatchResult<K, I, O>> all = new ArrayList<>();
+        parts.forEach(part -> all.addAll(part.batches()));
+        return new RunResult<>(all);
     }
 
     @Test
     void a_snapshot_of_another_chain_is_refused_and_the_simulator_stays_as_it_was() {
-        ChainSimulator<String, Event, OutEvent, Integer, OutEvent> other = new ChainSimulator<>(ChainProcessors.byLength());
+        TwsSimulator<String, Event, OutEvent> other = new TwsSimulator<>(ChainProcessors.byLength());
         other.run(ChainProcessors.firstPart());
-        ChainSnapshot foreign = other.snapshot();
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
+        StateSnapshot foreign = other.snapshot();
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(ChainProcessors.chain());
         sim.runBatch(new Event("c1", 30000, "x"));
 
         assertThatThrownBy(() -> sim.restore(foreign)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("cannot restore the chain snapshot's downstream: its grouping key encoder "
+                .hasMessage("cannot restore operator 1 of the snapshot: its grouping key encoder "
                         + Encoders.INT() + " differs from this query's " + Encoders.STRING() + " (processor "
-                        + ChainProcessors.Tally.class.getName() + "); restore a ChainSnapshot into a simulator of the "
-                        + "chain it was taken from");
+                        + ChainProcessors.Tally.class.getName() + "); restore it into the query it was taken from, "
+                        + "then deploy a new version with restartWith(next)");
 
         // nothing changed: the upstream's snapshot (same key type) was not restored either, the run goes on
         assertThat(sim.isRunning()).isTrue();
         assertThat(sim.nextBatchId()).isEqualTo(2);
-        assertThat(sim.upstreamState().value("n", "a1")).isEmpty();
-        assertThat(sim.upstreamState().value("n", "c1")).contains(1L);
-        assertThat(sim.runBatch(new Event("c1", 31000, "x")).upstream().batches()).extracting(BatchResult::batchId)
+        assertThat(sim.state().value("n", "a1")).isEmpty();
+        assertThat(sim.state().value("n", "c1")).contains(1L);
+        assertThat(sim.runBatch(new Event("c1", 31000, "x")).operator(0).batches()).extracting(BatchResult::batchId)
                 .containsExactly(2L, 3L);
-        // the upstream's key is checked too, first
-        ChainSnapshot intKeyed = new ChainSnapshot(foreign.downstream(), foreign.downstream());
-        assertThatThrownBy(() -> sim.restore(intKeyed)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("cannot restore the chain snapshot's upstream: its grouping key encoder "
-                        + Encoders.INT() + " differs from this query's " + Encoders.STRING() + " (processor "
-                        + ChainProcessors.Relay.class.getName() + ")");
         // and a chain restores what it took
-        ChainSimulator<String, Event, OutEvent, Integer, OutEvent> same = new ChainSimulator<>(ChainProcessors.byLength());
+        TwsSimulator<String, Event, OutEvent> same = new TwsSimulator<>(ChainProcessors.byLength());
         same.restore(foreign);
-        assertThat(same.state().value("count", 2)).contains(5L); // 4 rows and a1's timer output at 15000
-    }
-
-    @Test
-    void the_two_operators_snapshots_must_stand_at_one_position_of_the_query() {
-        ChainSimulator<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(ChainProcessors.chain());
-        ChainSnapshot before = sim.snapshot();
-        sim.runBatch(new Event("a1", 10000, "x"));
-        ChainSnapshot after = sim.snapshot();
-
-        assertThatThrownBy(() -> new ChainSnapshot(after.upstream(), before.downstream()))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("the upstream snapshot is at next batch 2 at 1970-01-01T00:00:00Z, watermark "
-                        + "1970-01-01T00:00:05Z (the last batch's 1970-01-01T00:00:05Z), the downstream snapshot at "
-                        + "next batch 0 at 1970-01-01T00:00:00Z, watermark 1970-01-01T00:00:00Z (the last batch's "
-                        + "1970-01-01T00:00:00Z); both operators of a chain share the query's one clock, watermark and "
-                        + "batch id: take both snapshots from one ChainSimulator#snapshot() or one checkpoint batch "
-                        + "(CheckpointState.of(chain))");
-        assertThatThrownBy(() -> new ChainSnapshot(after.upstream(), null)).isInstanceOf(NullPointerException.class)
-                .hasMessage("downstream must not be null");
+        assertThat(same.<Object>state(1).value("count", 2)).contains(5L); // 4 rows and a1's timer output at 15000
     }
 
     @Test
     void a_single_query_snapshot_of_another_key_type_is_refused_before_the_simulator_stops() {
         TwsSimulator<String, Event, OutEvent> relay = new TwsSimulator<>(ChainProcessors.relay());
         relay.runBatch(new Event("a1", 10000, "x"));
-        TwsSimulator<Integer, OutEvent, OutEvent> other = new TwsSimulator<>(ChainProcessors.byLength().downstream());
+        TwsSimulator<Integer, OutEvent, OutEvent> other = new TwsSimulator<>(ChainProcessors.tallyByLength());
 
         assertThatThrownBy(() -> other.restore(relay.snapshot())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("cannot restore the snapshot: its grouping key encoder " + Encoders.STRING()

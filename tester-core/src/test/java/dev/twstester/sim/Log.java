@@ -8,7 +8,7 @@ import org.apache.spark.sql.streaming.TimerValues;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** What test processors observed, in call order (the experiments' Log). */
-final class Log {
+public final class Log {
     private static final List<String> LINES = new ArrayList<>();
 
     private Log() {}
@@ -17,7 +17,7 @@ final class Log {
         LINES.add(line);
     }
 
-    static synchronized List<String> drain() {
+    public static synchronized List<String> drain() {
         List<String> out = new ArrayList<>(LINES);
         LINES.clear();
         return out;

@@ -72,19 +72,21 @@ class SnapshotBuilderTest {
         StateSnapshot taken = ran(encoding).snapshot();
         StateSnapshot built = sameState(encoding).build();
 
-        assertThat(built.operator).isEqualTo(new StateSnapshot.Operator("ProcessingTime", "Update", encoding))
-                .isEqualTo(taken.operator);
-        assertThat(built.keyEncoder).isEqualTo(taken.keyEncoder);
-        assertThat(built.variables).extracting(StateSnapshot.Variable::name, StateSnapshot.Variable::kind,
+        StateSnapshot.OperatorData b = built.operators.get(0);
+        StateSnapshot.OperatorData t = taken.operators.get(0);
+        assertThat(b.settings()).isEqualTo(new StateSnapshot.Settings("ProcessingTime", "Update", encoding))
+                .isEqualTo(t.settings());
+        assertThat(b.keyEncoder()).isEqualTo(t.keyEncoder());
+        assertThat(b.variables()).extracting(StateSnapshot.Variable::name, StateSnapshot.Variable::kind,
                 StateSnapshot.Variable::ttlMs, v -> List.of(v.encoders())).containsExactlyElementsOf(
-                        taken.variables.stream().map(v -> org.assertj.core.groups.Tuple.tuple(v.name(), v.kind(),
+                        t.variables().stream().map(v -> org.assertj.core.groups.Tuple.tuple(v.name(), v.kind(),
                                 v.ttlMs(), List.of(v.encoders()))).toList());
         assertThat(built.processingTimeMs).isEqualTo(taken.processingTimeMs).isEqualTo(ms(5));
-        assertThat(built.dropped()).isEqualTo(taken.dropped()).isEmpty();
-        assertThat(built.timers.keySet()).isEqualTo(taken.timers.keySet()).hasSize(2);
+        assertThat(b.dropped()).isEqualTo(t.dropped()).isEmpty();
+        assertThat(b.timers().keySet()).isEqualTo(t.timers().keySet()).hasSize(2);
         // the next batch id, both watermarks, every key's data with expirations, every timer
-        assertThat(StateDifference.between(built, taken)).isEmpty();
-        assertThat(StateDifference.between(built, ran(encoding).snapshot())).isEmpty();
+        assertThat(built.differencesTo(taken)).isEmpty();
+        assertThat(built.differencesTo(ran(encoding).snapshot())).isEmpty();
     }
 
     @Test
@@ -93,11 +95,11 @@ class SnapshotBuilderTest {
             // restored into a query that asks for UnsafeRow: the checkpoint's encoding stays, as in Spark
             TwsSimulator<String, String, String> sim = new TwsSimulator<>(probe(StateEncoding.UNSAFE_ROW));
             sim.restore(avro);
-            assertThat(sim.snapshot().operator.encoding()).isEqualTo(StateEncoding.AVRO);
+            assertThat(sim.snapshot().operators.get(0).settings().encoding()).isEqualTo(StateEncoding.AVRO);
 
             TwsSimulator<String, String, String> v2 = sim.restartWith(CheckpointProbe.WithNotes.query());
-            assertThat(v2.snapshot().operator)
-                    .isEqualTo(new StateSnapshot.Operator("ProcessingTime", "Update", StateEncoding.AVRO));
+            assertThat(v2.snapshot().operators.get(0).settings())
+                    .isEqualTo(new StateSnapshot.Settings("ProcessingTime", "Update", StateEncoding.AVRO));
             assertThat(v2.state().list("seen", "c")).containsExactly("two");
             assertThat(v2.state().<String, Long>map("tags", "b")).isEqualTo(Map.of("q", 1L));
             assertThat(v2.state().timers("a")).containsExactly(minute(40));

@@ -26,17 +26,15 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
-import dev.twstester.ChainResult;
 import dev.twstester.RunComparison;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
-import dev.twstester.TwsChain;
 import dev.twstester.TwsQuery;
 import dev.twstester.io.RunResultJson;
 import dev.twstester.property.GenScenario;
 import dev.twstester.property.ScenarioGenerator;
 import dev.twstester.sim.ChainProcessors;
-import dev.twstester.sim.ChainSimulator;
+import dev.twstester.sim.TwsSimulator;
 import dev.twstester.sim.Event;
 import dev.twstester.sim.EventTimeProcessor;
 import dev.twstester.sim.ExperimentProcessor;
@@ -183,7 +181,7 @@ class LiveClusterTest {
     /** The seeds of the generated scenarios (odd seeds run on 2 partitions, even ones on 1). */
     static final long[] GENERATED_SEEDS = {4101, 4102, 4103};
 
-    static final TwsChain<String, Event, OutEvent, String, OutEvent> CHAIN = ChainProcessors.chain();
+    static final TwsQuery<String, Event, OutEvent> CHAIN = ChainProcessors.chain();
 
     /** The chain: the upstream's emitted rows are reported from the executors too. */
     static Scenario<Event> chainSteps() {
@@ -257,10 +255,8 @@ class LiveClusterTest {
                 times.add(c.name() + " " + (System.nanoTime() - t0) / 1_000_000);
             }
             long t0 = System.nanoTime();
-            ChainResult<String, Event, OutEvent, String, OutEvent> chain = LiveChainRunner.of(CHAIN).run(chainSteps());
-            Files.writeString(out.resolve("chain-upstream.json"), RunResultJson.write(chain.upstream(), CHAIN.upstream()));
-            Files.writeString(out.resolve("chain-downstream.json"),
-                    RunResultJson.write(chain.downstream(), CHAIN.downstream()));
+            RunResult<String, Event, OutEvent> chain = LiveRunner.of(CHAIN).run(chainSteps());
+            Files.writeString(out.resolve("chain.json"), RunResultJson.write(chain, CHAIN));
             times.add("chain " + (System.nanoTime() - t0) / 1_000_000);
             t0 = System.nanoTime();
             RunResult<String, String, String> where = LiveRunner.of(whereAmI())
@@ -349,20 +345,15 @@ class LiveClusterTest {
         }
         System.out.println("LiveClusterTest: the runs compared: " + String.join("; ", summary));
         assertThat(starts).as("Start steps over all scenarios (restarts from the checkpoint)").isGreaterThanOrEqualTo(2);
-        TwsChain<String, Event, OutEvent, String, OutEvent> chain = CHAIN;
-        ChainResult<String, Event, OutEvent, String, OutEvent> sim = new ChainSimulator<>(chain).run(chainSteps());
-        ChainResult<String, Event, OutEvent, String, OutEvent> local = LiveChainRunner.of(chain).run(chainSteps());
-        RunResult<String, Event, OutEvent> upstream = RunResultJson.read(
-                Files.readString(out.resolve("chain-upstream.json")), chain.upstream());
-        RunResult<String, OutEvent, OutEvent> downstream = RunResultJson.read(
-                Files.readString(out.resolve("chain-downstream.json")), chain.downstream());
-        RunComparison.simulatorVsSpark().assertSame(sim.upstream(), upstream);
-        RunComparison.simulatorVsSpark().assertSame(sim.downstream(), downstream);
-        assertThat(upstream.batches()).containsExactlyElementsOf(
-                RunResultJson.read(RunResultJson.write(local.upstream(), chain.upstream()), chain.upstream()).batches());
-        assertThat(downstream.batches()).containsExactlyElementsOf(RunResultJson.read(
-                RunResultJson.write(local.downstream(), chain.downstream()), chain.downstream()).batches());
-        assertThat(upstream.outputs()).as("the upstream's emitted rows, reported by the executors").isNotEmpty();
+        RunResult<String, Event, OutEvent> sim = new TwsSimulator<>(CHAIN).run(chainSteps());
+        RunResult<String, Event, OutEvent> local = LiveRunner.of(CHAIN).run(chainSteps());
+        RunResult<String, Event, OutEvent> chain = RunResultJson.read(Files.readString(out.resolve("chain.json")), CHAIN);
+        RunComparison.simulatorVsSpark().assertSame(sim.operator(0), chain.operator(0));
+        RunComparison.simulatorVsSpark().assertSame(sim.operator(1), chain.operator(1));
+        assertThat(chain.batches()).containsExactlyElementsOf(
+                RunResultJson.read(RunResultJson.write(local, CHAIN), CHAIN).batches());
+        assertThat(chain.operator(0).outputs()).as("the first operator's emitted rows, reported by the executors")
+                .isNotEmpty();
         System.out.println("LiveClusterTest: the simulator and local[2] runs and the comparisons took "
                 + (System.nanoTime() - compareStart) / 1_000_000 + " ms");
         LiveRunner.deleteRecursively(dir);

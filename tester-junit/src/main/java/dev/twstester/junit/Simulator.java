@@ -62,7 +62,7 @@ public @interface Simulator {
 
     /**
      * After a passing test, re-run the steps this simulator ran through
-     * {@code dev.twstester.sim.KeyIsolationCheck} at 1, 2, 3, 5 and 8 shuffle partitions, and fail
+     * {@code dev.twstester.report.KeyIsolationCheck} at 1, 2, 3, 5 and 8 shuffle partitions, and fail
      * the test with the check's report when a processor instance field carries data from one key to
      * another (Spark runs the keys of a partition one after another on one processor instance). The
      * steps up to the first call that failed are checked; a call with no scenario equivalent

@@ -29,7 +29,7 @@ import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.samples.counts.RunningCount;
-import dev.twstester.sim.TimelinePage;
+import dev.twstester.report.TimelinePage;
 import dev.twstester.sim.TwsSimulator;
 
 /**
@@ -70,8 +70,8 @@ class TimelinePageBrowserTest {
 
     @Test
     void cartStoryPageShowsWhatTheSimulatorRan() throws IOException {
-        TwsSimulator<String, CartEvent, CartAlert> sim = new TwsSimulator<>(CartWatch.query());
-        TimelinePage<String, CartEvent, CartAlert> page = TimelinePage.watch(sim, "cart story: CartWatch");
+        TimelinePage<String, CartEvent, CartAlert> page = TimelinePage.of(CartWatch.query(), "cart story: CartWatch");
+        TwsSimulator<String, CartEvent, CartAlert> sim = TwsSimulator.builder(CartWatch.query()).listener(page).build();
         for (CartEventFiles.EventFile file : CartEventFiles.story()) {
             sim.runBatch(file.events());
         }
@@ -168,9 +168,10 @@ class TimelinePageBrowserTest {
     void userTextIsShownAsTextNotRunAsHtml() throws IOException {
         String key = "<img src=x onerror=\"window.pwned=1\">";
         String row = "</script><script>window.pwned=2</script>&amp;'\"";
-        TwsSimulator<String, String, scala.Tuple2<String, Long>> sim = new TwsSimulator<>(RunningCount.query());
-        TimelinePage<String, String, scala.Tuple2<String, Long>> page = TimelinePage.watch(sim,
+        TimelinePage<String, String, scala.Tuple2<String, Long>> page = TimelinePage.of(RunningCount.query(),
                 "<b>title</b>").note("<i>note</i>");
+        TwsSimulator<String, String, scala.Tuple2<String, Long>> sim = TwsSimulator.builder(RunningCount.query())
+                .listener(page).build();
         sim.runBatch(key, row);
         Path html = page.write(OUT.resolve("injection.html"));
         browser.get(html.toUri().toString());

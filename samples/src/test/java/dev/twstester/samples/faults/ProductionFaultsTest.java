@@ -28,7 +28,7 @@ import dev.twstester.samples.cart.CartEventFiles;
 import dev.twstester.samples.cart.CartWatch;
 import dev.twstester.samples.counts.RunningCount;
 import dev.twstester.sim.Fidelity;
-import dev.twstester.sim.KeyIsolationCheck;
+import dev.twstester.report.KeyIsolationCheck;
 import dev.twstester.sim.NondeterministicBatchException;
 import dev.twstester.sim.StateSnapshot;
 import dev.twstester.sim.TwsSimulator;

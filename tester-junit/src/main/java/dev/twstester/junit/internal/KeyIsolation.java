@@ -7,7 +7,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 import dev.twstester.Scenario;
-import dev.twstester.sim.KeyIsolationCheck;
+import dev.twstester.report.KeyIsolationCheck;
 
 /**
  * Internal, not API: may change in any release.

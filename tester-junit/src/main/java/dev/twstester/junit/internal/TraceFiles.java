@@ -26,7 +26,7 @@ import dev.twstester.io.EncoderRows;
 import dev.twstester.io.JsonRows;
 import dev.twstester.io.RunResultJson;
 import dev.twstester.io.ScenarioPlan;
-import dev.twstester.sim.TimelinePage;
+import dev.twstester.report.TimelinePage;
 
 /**
  * Internal, not API: may change in any release.

@@ -1,4 +1,4 @@
-package dev.twstester.sim;
+package dev.twstester.report;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +24,9 @@ import dev.twstester.FiredTimer;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.io.JsonRows;
+import dev.twstester.sim.SimulatorListener;
+import dev.twstester.sim.StateView;
+import dev.twstester.sim.TwsSimulator;
 
 /**
  * A self-contained HTML page (inline SVG, CSS and a little JavaScript; no external resource) that
@@ -33,11 +36,17 @@ import dev.twstester.io.JsonRows;
  * late; hovering a batch shows its rows.
  *
  * <pre>{@code
- * TwsSimulator<String, CartEvent, CartAlert> sim = new TwsSimulator<>(CartWatch.query());
- * TimelinePage<String, CartEvent, CartAlert> page = TimelinePage.watch(sim, "cart story");
- * sim.runBatch(rows);                       // every batch committed from now on is drawn
+ * TimelinePage<String, CartEvent, CartAlert> page = TimelinePage.of(CartWatch.query(), "cart story");
+ * TwsSimulator<String, CartEvent, CartAlert> sim = TwsSimulator.builder(CartWatch.query())
+ *         .listener(page)                   // every batch the simulator commits is drawn
+ *         .build();
+ * sim.runBatch(rows);
  * page.write(Path.of("target/cart.html"));
  * }</pre>
+ *
+ * As a {@link SimulatorListener} the page reads each lane's state and timers from the simulator
+ * right after each batch. For a query of several operators the lanes are the first operator's
+ * keys, and the outputs are the query's.
  *
  * The page is bounded: the last {@value #MAX_BATCHES} batches, {@value #MAX_KEYS} key lanes (the
  * first keys seen) and {@value #MAX_ROWS} rows per list of a batch; the page says what it left out.
@@ -46,7 +55,7 @@ import dev.twstester.io.JsonRows;
  * @param <I> input row type
  * @param <O> output row type
  */
-public final class TimelinePage<K, I, O> {
+public final class TimelinePage<K, I, O> implements SimulatorListener<K, I, O> {
     /** Batch columns kept: the last ones. */
     public static final int MAX_BATCHES = 400;
     /** Key lanes: the first keys seen (input rows, fired timers, state). */
@@ -75,8 +84,6 @@ public final class TimelinePage<K, I, O> {
     private final RowCodec<K> keyCodec;
     private final RowCodec<I> inputCodec;
     private final RowCodec<O> outputCodec;
-    /** The simulator watched, or null when batches are added by hand. */
-    private final TwsSimulator<K, I, O> watched;
     String title;
     final List<String> notes = new ArrayList<>();
     final ArrayDeque<Column> columns = new ArrayDeque<>();
@@ -89,9 +96,8 @@ public final class TimelinePage<K, I, O> {
     /** Whether some batch had more rows than {@link #MAX_KEYED_ROWS}. */
     boolean keyedRowsCapped;
 
-    private TimelinePage(TwsQuery<K, I, O> query, TwsSimulator<K, I, O> watched, String title) {
+    private TimelinePage(TwsQuery<K, I, O> query, String title) {
         this.query = Objects.requireNonNull(query, "query must not be null");
-        this.watched = watched;
         this.title = Objects.requireNonNull(title, "title must not be null");
         this.keyCodec = RowCodec.of(query.keyEncoder());
         this.inputCodec = RowCodec.of(query.inputEncoder());
@@ -99,22 +105,11 @@ public final class TimelinePage<K, I, O> {
     }
 
     /**
-     * A page that draws every batch {@code simulator} commits from now on, with each lane's state
-     * and timers read from the simulator right after that batch.
-     */
-    public static <K, I, O> TimelinePage<K, I, O> watch(TwsSimulator<K, I, O> simulator, String title) {
-        Objects.requireNonNull(simulator, "simulator must not be null");
-        TimelinePage<K, I, O> page = new TimelinePage<>(simulator.query(), simulator, title);
-        simulator.engine.afterCommit(page::committed);
-        return page;
-    }
-
-    /**
-     * An empty page for {@code query}, filled with {@link #add} and {@link #stateAfter} (a recorded
-     * run whose state is known at some points only).
+     * An empty page for {@code query}: filled by a simulator it listens to, or with {@link #add}
+     * and {@link #stateAfter} (a recorded run whose state is known at some points only).
      */
     public static <K, I, O> TimelinePage<K, I, O> of(TwsQuery<K, I, O> query, String title) {
-        return new TimelinePage<>(query, null, title);
+        return new TimelinePage<>(query, title);
     }
 
     /** A line of text under the title (what was run, what the page leaves out). */
@@ -199,18 +194,18 @@ public final class TimelinePage<K, I, O> {
 
     // ---- recording
 
-    private synchronized void committed(BatchResult<K, I, O> batch) {
+    /** Draws {@code batch} with each lane's state and timers as {@code simulator} shows them now. */
+    @Override
+    public synchronized void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
         add(batch);
-        StateView<K> view = watched.state();
-        // keys with state that had no input or fired timer (initial state), decoded only while lanes are free
+        StateView<K> view = simulator.state();
+        // keys with state that had no input or fired timer (initial state), read only while lanes are free
         if (lanes.size() < MAX_KEYS) {
-            for (Bytes b : watched.engine.store.keysWithState()) {
+            for (K k : view.keys()) {
                 if (lanes.size() >= MAX_KEYS) {
                     break;
                 }
-                if (!lanes.containsKey(new Key(b.array()))) {
-                    lane(watched.engine.keyCodec.decode(b.array()));
-                }
+                lane(k);
             }
         }
         Map<Key, KeyState> byKey = new HashMap<>();

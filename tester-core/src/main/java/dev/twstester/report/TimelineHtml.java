@@ -1,4 +1,4 @@
-package dev.twstester.sim;
+package dev.twstester.report;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 
-import dev.twstester.sim.TimelinePage.Cell;
-import dev.twstester.sim.TimelinePage.Column;
-import dev.twstester.sim.TimelinePage.Lane;
+import dev.twstester.report.TimelinePage.Cell;
+import dev.twstester.report.TimelinePage.Column;
+import dev.twstester.report.TimelinePage.Lane;
 
 /**
  * Renders a {@link TimelinePage} as one HTML file: inline SVG, CSS and vanilla JavaScript, no

@@ -1,4 +1,4 @@
-package dev.twstester.sim;
+package dev.twstester.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,6 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.TwsQuery;
+import dev.twstester.sim.InitialStateProcessor;
+import dev.twstester.sim.Log;
+import dev.twstester.sim.TwsSimulator;
 
 import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
@@ -84,8 +87,8 @@ class TimelinePageTest {
 
     @Test
     void drawsEachKeysTimersAndStateAsTheSimulatorLeftThemAfterEachBatch() throws IOException {
-        TwsSimulator<String, String, String> sim = new TwsSimulator<>(query());
-        TimelinePage<String, String, String> page = TimelinePage.watch(sim, "timers");
+        TimelinePage<String, String, String> page = TimelinePage.of(query(), "timers");
+        TwsSimulator<String, String, String> sim = TwsSimulator.builder(query()).listener(page).build();
         sim.runBatch("a+1000", "a+2000", "bx", "b+1500", "ay", "az");     // batch 0
         sim.runBatch("a-2000", "a+2000", "b-1500");                        // batch 1: a's set again, b's deleted
         sim.setProcessingTime(Instant.ofEpochMilli(1000));                 // batch 2 (no data): a's 1000 fires
@@ -127,8 +130,8 @@ class TimelinePageTest {
                 .timeMode(TimeMode.ProcessingTime())
                 .initialState(List.of(Map.entry("c", 30L), Map.entry("b", 20L)), Encoders.LONG())
                 .build();
-        TwsSimulator<String, String, String> sim = new TwsSimulator<>(query);
-        TimelinePage<String, String, String> page = TimelinePage.watch(sim, "initial state");
+        TimelinePage<String, String, String> page = TimelinePage.of(query, "initial state");
+        TwsSimulator<String, String, String> sim = TwsSimulator.builder(query).listener(page).build();
         sim.runBatchAt(Instant.ofEpochMilli(2000), List.of("a,x"));
         Log.drain();
         String html = page.html();
@@ -160,8 +163,8 @@ class TimelinePageTest {
 
     @Test
     void boundsKeysAndBatchesAndSaysSo() {
-        TwsSimulator<String, String, String> sim = TwsSimulator.builder(query()).keepHistory(false).build();
-        TimelinePage<String, String, String> page = TimelinePage.watch(sim, "big");
+        TimelinePage<String, String, String> page = TimelinePage.of(query(), "big");
+        TwsSimulator<String, String, String> sim = TwsSimulator.builder(query()).keepHistory(false).listener(page).build();
         List<String> rows = new ArrayList<>();
         for (char c = '!'; c < '!' + 35; c++) {   // 35 one-character keys
             rows.add(c + "x");
@@ -182,9 +185,9 @@ class TimelinePageTest {
 
     @Test
     void userTextIsEscapedAndThePageLoadsNothing() {
-        TwsSimulator<String, String, String> sim = new TwsSimulator<>(query());
-        TimelinePage<String, String, String> page = TimelinePage.watch(sim, "</title><script>alert(1)</script>")
+        TimelinePage<String, String, String> page = TimelinePage.of(query(), "</title><script>alert(1)</script>")
                 .note("<img src=x onerror=alert(2)> & 'quotes' \"too\"");
+        TwsSimulator<String, String, String> sim = TwsSimulator.builder(query()).listener(page).build();
         sim.runBatch("<script>alert(3)</script>", "'onmouseover='alert(4)", "\"><svg onload=alert(5)>");
         String html = page.html();
 

@@ -1,4 +1,4 @@
-package dev.twstester.sim;
+package dev.twstester.report;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,6 +24,12 @@ import org.apache.spark.sql.streaming.ValueState;
 
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.BatchResult;
+import dev.twstester.internal.RowCodec;
+import dev.twstester.sim.Fidelity;
+import dev.twstester.sim.HandlerCall;
+import dev.twstester.sim.SimulatorListener;
+import dev.twstester.sim.TwsSimulator;
 
 /**
  * Finds processor instance fields that carry data from one key to another. Spark runs the keys of
@@ -59,14 +65,15 @@ public final class KeyIsolationCheck {
             throw new IllegalArgumentException("give at least two partition counts to compare, got "
                     + Arrays.toString(partitionCounts));
         }
-        FieldWatch watch = new FieldWatch();
+        FieldWatch<K, I, O> watch = new FieldWatch<>();
         Map<Object, List<Call>> reference = null;
         Set<String> differences = new LinkedHashSet<>();
+        List<RowCodec<?>> outputCodecs = new ArrayList<>();
+        query.operators().forEach(op -> outputCodecs.add(RowCodec.of(op.outputEncoder())));
         for (int n : partitionCounts) {
-            TwsSimulator<K, I, O> sim = new TwsSimulator<>(query.withShufflePartitions(n));
-            sim.engine.watchCalls(watch);
+            TwsSimulator<K, I, O> sim = TwsSimulator.builder(query.withShufflePartitions(n)).listener(watch).build();
             sim.run(scenario);
-            Map<Object, List<Call>> byKey = callsByKey(sim.engine);
+            Map<Object, List<Call>> byKey = watch.callsByKey(outputCodecs, query.operators().size() > 1);
             if (reference == null) {
                 reference = byKey;
                 continue;
@@ -96,24 +103,6 @@ public final class KeyIsolationCheck {
         public String toString() {
             return where + " emitted " + shown;
         }
-    }
-
-    private static <K, I, O> Map<Object, List<Call>> callsByKey(Engine<K, I, O> engine) {
-        Map<Object, List<Call>> byKey = new LinkedHashMap<>();
-        List<List<RetryCheck.Call>> calls = engine.loggedCalls();
-        for (int b = 0; b < calls.size(); b++) {
-            for (RetryCheck.Call call : calls.get(b)) {
-                List<String> encoded = new ArrayList<>();
-                for (Object o : call.outputs()) {
-                    @SuppressWarnings("unchecked")
-                    O row = (O) o;
-                    encoded.add(Arrays.toString(engine.outputCodec.encode(row)));
-                }
-                byKey.computeIfAbsent(call.key(), k -> new ArrayList<>())
-                        .add(new Call("batch " + b + " " + call.function(), encoded, String.valueOf(call.outputs())));
-            }
-        }
-        return byKey;
     }
 
     private static boolean same(List<Call> a, List<Call> b) {
@@ -155,14 +144,58 @@ public final class KeyIsolationCheck {
         }
     }
 
-    /** Watches the processor's fields around handler calls. */
-    private static final class FieldWatch implements HandlerObserver {
+    /**
+     * Watches the processor's fields around handler calls, and keeps every committed batch's handler
+     * calls with what they emitted.
+     */
+    private static final class FieldWatch<K, I, O> implements SimulatorListener<K, I, O> {
         private final Map<Object, Map<Field, String>> before = new IdentityHashMap<>();
         private final Map<Object, Map<Field, Object>> writer = new IdentityHashMap<>();
         final Set<String> leaks = new LinkedHashSet<>();
+        /** The running batch's calls, and the committed batches' (cleared by {@link #callsByKey}). */
+        private final List<Logged> running = new ArrayList<>();
+        private final List<Logged> committed = new ArrayList<>();
+
+        private record Logged(HandlerCall call, List<?> emitted) {}
 
         @Override
-        public void before(String function, Object key, Object processor) {
+        public void handlerStarting(HandlerCall call) {
+            before(call.handler(), call.key(), call.instance());
+        }
+
+        @Override
+        public void handlerEnded(HandlerCall call, List<?> emitted) {
+            after(call.handler(), call.key(), call.instance());
+            running.add(new Logged(call, List.copyOf(emitted)));
+        }
+
+        @Override
+        public void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
+            committed.addAll(running);
+            running.clear();
+        }
+
+        /** The committed calls by key (and operator, for several), with the emitted rows encoded; forgets them. */
+        Map<Object, List<Call>> callsByKey(List<RowCodec<?>> outputCodecs, boolean severalOperators) {
+            Map<Object, List<Call>> byKey = new LinkedHashMap<>();
+            for (Logged logged : committed) {
+                HandlerCall call = logged.call();
+                @SuppressWarnings("unchecked")
+                RowCodec<Object> codec = (RowCodec<Object>) outputCodecs.get(call.operator());
+                List<String> encoded = new ArrayList<>();
+                for (Object row : logged.emitted()) {
+                    encoded.add(Arrays.toString(codec.encode(row)));
+                }
+                Object key = severalOperators ? "operator " + call.operator() + " " + call.key() : call.key();
+                byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new Call("batch " + call.batchId() + " "
+                        + call.handler(), encoded, String.valueOf(logged.emitted())));
+            }
+            committed.clear();
+            running.clear();
+            return byKey;
+        }
+
+        private void before(String function, Object key, Object processor) {
             Map<Field, String> now = fingerprints(processor);
             Map<Field, Object> writers = writer.computeIfAbsent(processor, p -> new LinkedHashMap<>());
             for (Map.Entry<Field, Object> w : writers.entrySet()) {
@@ -175,8 +208,7 @@ public final class KeyIsolationCheck {
             before.put(processor, now);
         }
 
-        @Override
-        public void after(String function, Object key, Object processor) {
+        private void after(String function, Object key, Object processor) {
             Map<Field, String> was = before.get(processor);
             Map<Field, String> now = fingerprints(processor);
             Map<Field, Object> writers = writer.computeIfAbsent(processor, p -> new LinkedHashMap<>());

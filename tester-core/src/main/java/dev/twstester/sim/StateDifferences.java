@@ -10,63 +10,60 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.twstester.StateDifference;
+
 import org.apache.spark.sql.Encoder;
 
 import dev.twstester.RunDifference.Aspect;
 
 /**
- * One way two {@link StateSnapshot}s of the same query differ, key by key: a state variable's
- * stored data for one grouping key (values compared as Spark's encoded bytes, with their TTL
- * expirations), one key's registered timers, the next batch id or a watermark. Found by
- * {@link #between}; {@code dev.twstester.RunComparison#stateDifferences} reports them.
- *
- * @param aspect   what differs: {@link Aspect#BATCH_ID} (the id the next batch gets),
- *                 {@link Aspect#EVICTION_WATERMARK} (the watermark the next batch evicts and fires
- *                 event-time timers with), {@link Aspect#LATE_WATERMARK} (the watermark the last
- *                 batch ran with: the next batch's late-row filter), {@link Aspect#STATE} (a state
- *                 variable's data for one key, or the variable's kind) or {@link Aspect#TIMERS}
- *                 (one key's registered timers)
- * @param variable the state variable, for {@link Aspect#STATE}; else null
- * @param key      the grouping key (decoded), for {@link Aspect#STATE} and {@link Aspect#TIMERS}; else null
- * @param left     the left side's data as text: a value, {@code [list elements]}, {@code {map entries}},
- *                 timers as {@code [instants]}, each stored value with {@code (expires at ...)} when it has
- *                 a TTL; {@code (none)} when the key has nothing
- * @param right    the right side's, in the same form
+ * Finds the {@link StateDifference}s between two {@link StateSnapshot}s of the same query: the next
+ * batch id and watermarks, then operator by operator, variable by variable (by name, the left's
+ * order first) and key by key in Spark's key order, then timers key by key. Variables one side does
+ * not have count as empty there. The clock (processing time) is not compared: a live query's is the
+ * wall clock's or the last batch's.
  */
-public record StateDifference(Aspect aspect, String variable, Object key, String left, String right) {
+final class StateDifferences {
+    private StateDifferences() {
+    }
 
-    /**
-     * Every difference between {@code left} and {@code right}: the next batch id and watermarks,
-     * then variable by variable (by name, the left's order first) and key by key in Spark's key
-     * order, then timers key by key. Variables one side does not have count as empty there. The
-     * clock (processing time) is not compared: a live query's is the wall clock's or the last
-     * batch's.
-     */
-    public static List<StateDifference> between(StateSnapshot left, StateSnapshot right) {
+    static List<StateDifference> between(StateSnapshot left, StateSnapshot right) {
         Objects.requireNonNull(left, "left must not be null");
         Objects.requireNonNull(right, "right must not be null");
         List<StateDifference> found = new ArrayList<>();
         if (left.nextBatchId != right.nextBatchId) {
-            found.add(new StateDifference(Aspect.BATCH_ID, null, null, String.valueOf(left.nextBatchId),
+            found.add(new StateDifference(Aspect.BATCH_ID, 0, null, null, String.valueOf(left.nextBatchId),
                     String.valueOf(right.nextBatchId)));
         }
         if (left.watermarkMs != right.watermarkMs) {
-            found.add(new StateDifference(Aspect.EVICTION_WATERMARK, null, null, instant(left.watermarkMs),
+            found.add(new StateDifference(Aspect.EVICTION_WATERMARK, 0, null, null, instant(left.watermarkMs),
                     instant(right.watermarkMs)));
         }
         if (left.lastBatchWatermarkMs != right.lastBatchWatermarkMs) {
-            found.add(new StateDifference(Aspect.LATE_WATERMARK, null, null, instant(left.lastBatchWatermarkMs),
+            found.add(new StateDifference(Aspect.LATE_WATERMARK, 0, null, null, instant(left.lastBatchWatermarkMs),
                     instant(right.lastBatchWatermarkMs)));
         }
+        if (left.operators.size() != right.operators.size()) {
+            throw new IllegalArgumentException("the two end states are of different queries: " + left.operators.size()
+                    + " and " + right.operators.size() + " stateful operators");
+        }
+        for (int i = 0; i < left.operators.size(); i++) {
+            operator(i, left.operators.get(i), right.operators.get(i), found);
+        }
+        return found;
+    }
+
+    private static void operator(int op, StateSnapshot.OperatorData left, StateSnapshot.OperatorData right,
+            List<StateDifference> found) {
         KeyCodec<Object> keys = keyCodec(left);
         Set<String> names = new LinkedHashSet<>();
-        left.variables.forEach(v -> names.add(v.name()));
-        right.variables.forEach(v -> names.add(v.name()));
+        left.variables().forEach(v -> names.add(v.name()));
+        right.variables().forEach(v -> names.add(v.name()));
         for (String name : names) {
             StateSnapshot.Variable l = variable(left, name);
             StateSnapshot.Variable r = variable(right, name);
             if (l != null && r != null && !l.kind().equals(r.kind())) {
-                found.add(new StateDifference(Aspect.STATE, name, null, l.kind() + " state", r.kind() + " state"));
+                found.add(new StateDifference(Aspect.STATE, op, name, null, l.kind() + " state", r.kind() + " state"));
                 continue;
             }
             Set<Bytes> all = new TreeSet<>((a, b) -> keys.compareNatural(a.array(), b.array()));
@@ -79,22 +76,21 @@ public record StateDifference(Aspect aspect, String variable, Object key, String
                 List<Item> a = ld.getOrDefault(key, List.of());
                 List<Item> b = rd.getOrDefault(key, List.of());
                 if (!sameItems(a, b)) {
-                    found.add(new StateDifference(Aspect.STATE, name, keys.decode(key.array()), render(kind, a),
+                    found.add(new StateDifference(Aspect.STATE, op, name, keys.decode(key.array()), render(kind, a),
                             render(kind, b)));
                 }
             }
         }
         Set<Bytes> timerKeys = new TreeSet<>((a, b) -> keys.compareNatural(a.array(), b.array()));
-        timerKeys.addAll(left.timers.keySet());
-        timerKeys.addAll(right.timers.keySet());
+        timerKeys.addAll(left.timers().keySet());
+        timerKeys.addAll(right.timers().keySet());
         for (Bytes key : timerKeys) {
-            long[] a = sorted(left.timers.get(key));
-            long[] b = sorted(right.timers.get(key));
+            long[] a = sorted(left.timers().get(key));
+            long[] b = sorted(right.timers().get(key));
             if (!Arrays.equals(a, b)) {
-                found.add(new StateDifference(Aspect.TIMERS, null, keys.decode(key.array()), timers(a), timers(b)));
+                found.add(new StateDifference(Aspect.TIMERS, op, null, keys.decode(key.array()), timers(a), timers(b)));
             }
         }
-        return found;
     }
 
     /** One stored value (or map entry): its encoded bytes, decoded object and expiration. */
@@ -187,12 +183,12 @@ public record StateDifference(Aspect aspect, String variable, Object key, String
     }
 
     @SuppressWarnings("unchecked")
-    private static KeyCodec<Object> keyCodec(StateSnapshot s) {
-        return KeyCodec.of((Encoder<Object>) s.keyEncoder);
+    private static KeyCodec<Object> keyCodec(StateSnapshot.OperatorData s) {
+        return KeyCodec.of((Encoder<Object>) s.keyEncoder());
     }
 
-    private static StateSnapshot.Variable variable(StateSnapshot s, String name) {
-        for (StateSnapshot.Variable v : s.variables) {
+    private static StateSnapshot.Variable variable(StateSnapshot.OperatorData s, String name) {
+        for (StateSnapshot.Variable v : s.variables()) {
             if (v.name().equals(name)) {
                 return v;
             }

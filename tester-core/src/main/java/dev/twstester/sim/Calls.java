@@ -1,0 +1,88 @@
+package dev.twstester.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunResult;
+
+/**
+ * The public calls of one {@link TwsSimulator}: each runs its batches, keeps them in the history
+ * (unless built with {@code keepHistory(false)}) and, when it is the outermost call (a scenario's
+ * steps are calls too), is told to the listeners with what it ran or threw.
+ *
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+final class Calls<K, I, O> {
+    private final Listeners<K, I, O> listeners;
+    private final boolean keepHistory;
+    private final List<BatchResult<K, I, O>> history = new ArrayList<>();
+    /** How deep in calls on the simulator we are: only the outermost call is reported and kept. */
+    private int depth;
+
+    Calls(Listeners<K, I, O> listeners, boolean keepHistory) {
+        this.listeners = listeners;
+        this.keepHistory = keepHistory;
+    }
+
+    /** Runs a call whose {@code body} runs batches, described by {@code describe} for the listeners. */
+    RunResult<K, I, O> run(Supplier<SimulatorCall<I>> describe, Supplier<List<BatchResult<K, I, O>>> body) {
+        boolean outermost = depth == 0;
+        SimulatorCall<I> call = outermost && !listeners.isEmpty() ? describe.get() : null;
+        if (call != null) {
+            listeners.callStarted(call);
+        }
+        List<BatchResult<K, I, O>> batches;
+        depth++;
+        try {
+            batches = body.get();
+        } catch (RuntimeException e) {
+            if (call != null) {
+                listeners.callEnded(call, new RunResult<>(List.of()), e);
+            }
+            throw e;
+        } finally {
+            depth--;
+        }
+        RunResult<K, I, O> ran = outermost ? record(batches) : new RunResult<>(batches);
+        if (call != null) {
+            listeners.callEnded(call, ran, null);
+        }
+        return ran;
+    }
+
+    /** A call that runs no batch of this simulator and returns {@code value}'s result. */
+    <R> R value(Supplier<SimulatorCall<I>> describe, Supplier<R> value) {
+        List<R> result = new ArrayList<>(1);
+        run(describe, () -> {
+            result.add(value.get());
+            return List.of();
+        });
+        return result.get(0);
+    }
+
+    /** Keeps {@code ran} in the history (when kept) and returns it. */
+    RunResult<K, I, O> record(List<BatchResult<K, I, O>> ran) {
+        if (keepHistory) {
+            for (int i = 0; i < ran.size(); i++) { // not addAll: it copies the list to an array first
+                history.add(ran.get(i));
+            }
+        }
+        return new RunResult<>(ran);
+    }
+
+    /** Every batch kept so far. */
+    List<BatchResult<K, I, O>> history() {
+        return history;
+    }
+
+    /** Tells the listeners of a committed batch. */
+    void committed(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
+        if (!listeners.isEmpty()) {
+            listeners.batchCommitted(batch, simulator);
+        }
+    }
+}

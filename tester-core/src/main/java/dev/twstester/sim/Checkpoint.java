@@ -1,0 +1,150 @@
+package dev.twstester.sim;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The query-level part of a checkpoint, as Spark's {@code MicroBatchExecution} keeps it: an offset
+ * log of planned batches, a commit log, and where the query stands between batches (the clock,
+ * both watermarks, the next batch id). Each operator's state, by version, is its
+ * {@link OperatorStore}'s: a batch's changes stay pending until the batch is committed.
+ *
+ * <p>Spark writes a batch to the offset log before it runs (its id, its rows' offsets, its
+ * timestamp and watermarks) and to the commit log once every operator has committed. A batch in
+ * the offset log without a commit is one a restart runs again. Like Spark's logs, only the newest
+ * entries are kept: a restart reads nothing older.
+ */
+final class Checkpoint {
+    /** The processing-time clock: the next batch's timestamp. */
+    private long processingTimeMs;
+    /** The global watermark after the last batch: the next batch's eviction watermark. */
+    private long watermarkMs;
+    /** The eviction watermark the last batch ran with: the next batch's late-event watermark. */
+    private long lastBatchWatermarkMs;
+    private long nextBatchId;
+    /** Whether a batch ran since the query's run started: no no-data batch follows a start. */
+    private boolean batchRanInThisRun;
+    /** The offset log's newest entry; null before the first batch. */
+    private PlannedBatch planned;
+    /** The commit log's newest entry: the id of the last committed batch, -1 for none. */
+    private long lastCommitted = -1;
+
+    /**
+     * One offset-log entry: a batch as planned before it runs.
+     *
+     * @param id                  the batch id
+     * @param hadInput            a data batch (true) or a no-data batch
+     * @param rows                the source's rows the batch reads
+     * @param timestampMs         the batch timestamp
+     * @param lateWatermarkMs     the watermark late rows are filtered with (the previous batch's)
+     * @param evictionWatermarkMs the watermark timers fire and state is evicted with
+     */
+    record PlannedBatch(long id, boolean hadInput, List<?> rows, long timestampMs, long lateWatermarkMs,
+            long evictionWatermarkMs) {}
+
+    long processingTimeMs() {
+        return processingTimeMs;
+    }
+
+    long watermarkMs() {
+        return watermarkMs;
+    }
+
+    long lastBatchWatermarkMs() {
+        return lastBatchWatermarkMs;
+    }
+
+    long nextBatchId() {
+        return nextBatchId;
+    }
+
+    /** The offset log's newest entry, or null. */
+    PlannedBatch planned() {
+        return planned;
+    }
+
+    /** Whether the offset log's newest entry is committed (also true when nothing was planned). */
+    boolean plannedIsCommitted() {
+        return planned == null || planned.id() == lastCommitted;
+    }
+
+    /** Moves the clock (never backwards; the caller checks). */
+    void clock(long ms) {
+        processingTimeMs = ms;
+    }
+
+    /** Forces the watermark forward, as if input had moved it; never backwards. */
+    void forceWatermark(Instant watermark) {
+        long ms = watermark.toEpochMilli();
+        if (ms < watermarkMs) {
+            throw new IllegalArgumentException("advanceWatermarkTo(" + watermark + ") is before the current watermark "
+                    + Instant.ofEpochMilli(watermarkMs) + "; watermarks never move backwards");
+        }
+        watermarkMs = ms;
+    }
+
+    /** {@code time} in epoch ms, checked not to be before the clock: processing time never moves backwards. */
+    long checkClockMove(Instant time) {
+        long ms = time.toEpochMilli();
+        if (ms < processingTimeMs) {
+            throw new IllegalArgumentException("processing time " + time + " is before the current processing time "
+                    + Instant.ofEpochMilli(processingTimeMs) + "; processing time never moves backwards");
+        }
+        return ms;
+    }
+
+    /** Writes the next batch to the offset log: its id, rows, timestamp and watermarks. */
+    PlannedBatch plan(List<?> rows, boolean hadInput) {
+        planned = new PlannedBatch(nextBatchId, hadInput, rows, processingTimeMs, lastBatchWatermarkMs, watermarkMs);
+        return planned;
+    }
+
+    /**
+     * Writes {@code batch} to the commit log and moves on: the watermark advances to the batch's
+     * maximum event time minus {@code delayMs} (never backwards), the batch's eviction watermark
+     * becomes the next one's late-event watermark, and the next batch gets the next id.
+     */
+    void commit(PlannedBatch batch, long maxEventTimeMs, long delayMs) {
+        if (maxEventTimeMs != Long.MIN_VALUE) {
+            watermarkMs = Math.max(watermarkMs, maxEventTimeMs - delayMs);
+        }
+        lastBatchWatermarkMs = batch.evictionWatermarkMs();
+        lastCommitted = batch.id();
+        nextBatchId = batch.id() + 1;
+        batchRanInThisRun = true;
+    }
+
+    /**
+     * Takes {@code batch} off the offset log: a failed batch is forgotten with its rows, and the
+     * query stands where it stood before it.
+     */
+    void abandon(PlannedBatch batch) {
+        if (planned == batch) {
+            planned = null;
+        }
+    }
+
+    /** A new run of the query starts on this checkpoint: no batch has run in it yet. */
+    void newRun() {
+        batchRanInThisRun = false;
+    }
+
+    boolean batchRanInThisRun() {
+        return batchRanInThisRun;
+    }
+
+    /** Whether the watermark moved past the last batch's eviction watermark (a no-data batch may follow). */
+    boolean watermarkAdvanced() {
+        return watermarkMs > lastBatchWatermarkMs;
+    }
+
+    /** Where a restored checkpoint stood; the logs restart from there. */
+    void position(long processingTimeMs, long lastBatchWatermarkMs, long watermarkMs, long nextBatchId) {
+        this.processingTimeMs = processingTimeMs;
+        this.lastBatchWatermarkMs = lastBatchWatermarkMs;
+        this.watermarkMs = watermarkMs;
+        this.nextBatchId = nextBatchId;
+        this.planned = null;
+        this.lastCommitted = nextBatchId - 1;
+    }
+}

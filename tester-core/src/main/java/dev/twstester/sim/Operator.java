@@ -1,0 +1,350 @@
+package dev.twstester.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import org.apache.spark.SparkThrowable;
+import org.apache.spark.sql.streaming.StatefulProcessor;
+import org.apache.spark.sql.streaming.TimeMode;
+
+import dev.twstester.ProcessorException;
+import dev.twstester.TwsQuery;
+import dev.twstester.internal.Sneaky;
+
+/**
+ * One stateful operator of a simulated query: its definition, its codecs, its state store, the
+ * processor instances its tasks get, and one micro-batch of its tasks ({@link #runBatch}), whose
+ * state changes stay pending until the whole query's batch commits ({@link BatchExecution}).
+ * What {@code transformWithState} and the legacy functions do differently is its
+ * {@link OperatorKind}.
+ *
+ * @param <K> grouping key type
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+final class Operator<K, I, O> {
+    private final int index;
+    private final boolean onlyOperator;
+    private final TwsQuery<K, I, O> query;
+    private final OperatorKind<K, I, O> kind;
+    private final KeyCodec<K> keyCodec;
+    private final KeyCodec<I> inputCodec;
+    private final KeyCodec<O> outputCodec;
+    private final SimulatorOptions options;
+    private final OperatorStore<K> store;
+    /** The late filter's event-time column: the input's {@code withWatermark} column, or the previous operator's output column. */
+    private final EventTimeColumn<I> lateFilter;
+    /** The {@code eventTimeColumnName} overload's column, checked against the late watermark; null without it. */
+    private final EventTimeColumn<O> outputEventTime;
+    private final Listeners<?, ?, ?> listeners;
+    private final UUID queryId;
+    private UUID runId = SimHandle.randomId();
+    private ProcessorCopies<StatefulProcessor<K, I, O>> processors;
+    /** The last batch's metrics, shared by the next batch when its figures are the same. */
+    private final Metrics.Last lastMetrics = new Metrics.Last();
+
+    /**
+     * Operator {@code index} of a query of {@code count} operators; {@code lateFilterColumn} is the
+     * column its late-row filter reads (null: none), {@code watermarkPresent} whether the query has
+     * a watermark. Runs the driver-side {@code init}/{@code close} pass.
+     */
+    Operator(int index, int count, TwsQuery<K, I, O> query, String lateFilterColumn, boolean watermarkPresent,
+            SimulatorOptions options, Listeners<?, ?, ?> listeners, UUID queryId) {
+        this.index = index;
+        this.onlyOperator = count == 1;
+        this.query = query;
+        this.options = options;
+        this.listeners = listeners;
+        this.queryId = queryId;
+        this.kind = OperatorKind.of(query, watermarkPresent);
+        this.keyCodec = KeyCodec.of(query.keyEncoder());
+        this.inputCodec = KeyCodec.of(query.inputEncoder());
+        this.outputCodec = KeyCodec.of(query.outputEncoder());
+        this.store = new OperatorStore<>(query, keyCodec, options.fidelity());
+        this.lateFilter = lateFilterColumn == null ? null : new EventTimeColumn<>(query.inputEncoder(), lateFilterColumn,
+                index == 0 ? "watermark" : "outputEventTimeColumn");
+        this.outputEventTime = query.outputEventTimeColumn()
+                .map(c -> new EventTimeColumn<>(query.outputEncoder(), c, "outputEventTimeColumn")).orElse(null);
+        kind.declareState(store.store()); // there from the start, so that state() reads and writes it before batch 0
+        this.processors = copies(driverPass());
+    }
+
+    TwsQuery<K, I, O> query() {
+        return query;
+    }
+
+    int index() {
+        return index;
+    }
+
+    OperatorKind<K, I, O> kind() {
+        return kind;
+    }
+
+    OperatorStore<K> store() {
+        return store;
+    }
+
+    KeyCodec<K> keyCodec() {
+        return keyCodec;
+    }
+
+    KeyCodec<I> inputCodec() {
+        return inputCodec;
+    }
+
+    KeyCodec<O> outputCodec() {
+        return outputCodec;
+    }
+
+    Fidelity fidelity() {
+        return options.fidelity();
+    }
+
+    boolean realTime() {
+        return options.realTimeMode();
+    }
+
+    EventTimeColumn<I> lateFilterColumn() {
+        return lateFilter;
+    }
+
+    /** Late rows are dropped in EventTime mode only (Spark plans the filter only there). */
+    boolean filtersLateRows() {
+        return query.timeMode().equals(TimeMode.EventTime());
+    }
+
+    /** How errors name this operator: "query" for a query of one operator. */
+    String describe() {
+        return onlyOperator ? "query" : "operator " + index + " (" + query.userClass().getSimpleName() + ")";
+    }
+
+    /** A restart from the checkpoint: a new run id and processor, driver pass included. */
+    void restart() {
+        processors = copies(driverPass());
+        runId = SimHandle.randomId();
+    }
+
+    /**
+     * Runs this operator's tasks for {@code planned} on {@code rows}, filtering late rows with
+     * {@code filterWmMs}; the state changes stay pending in the store. {@code knownKey}, when not
+     * null, is the encoded key every row is known to have, and {@code keyObject} that key as an
+     * object (handed to the processor when a copy is indistinguishable).
+     */
+    OperatorBatch<K, I, O> runBatch(Checkpoint.PlannedBatch planned, List<I> rows, long filterWmMs, Bytes knownKey,
+            K keyObject, int attempt, boolean recordCalls) {
+        BatchInput<K, I> input = BatchInput.of(this, rows, knownKey, filterWmMs, planned.id());
+        OperatorBatch<K, I, O> batch = new OperatorBatch<>(planned, input, recordCalls);
+        Scope scope = store.scope();
+        scope.batchTimestamp(planned.timestampMs());
+        try {
+            OperatorBatch.Partitions partitions = new OperatorBatch.Partitions(query.shufflePartitions(), keyCodec);
+            List<Bytes> keys = sortedKeys(input.byKey);
+            Map<Bytes, List<Object>> initial = planned.id() == 0 ? kind.initialRows(this) : Map.of();
+            List<Bytes> initialKeys = sortedKeys(initial);
+            for (int p = 0; p < partitions.count; p++) {
+                scope.countInto(batch.metricsOfTask());
+                new Task<>(this, batch, p, partitions, initial, initialKeys, keys, knownKey, keyObject, attempt).run();
+            }
+            scope.countInto(batch.metricsOfTask());
+            int expired = store.store().removeExpired(planned.timestampMs());
+            scope.metrics().add("numValuesRemovedDueToTTLExpiry", expired);
+            scope.metrics().add("numRemovedStateRows", expired);
+            scope.metrics().add("numRowsDroppedByWatermark", input.dropped.size());
+            return batch;
+        } finally {
+            scope.enter(null);
+            scope.countInto(Metrics.DISCARD);
+        }
+    }
+
+    /** The batch's metrics as this kind of operator reports them. */
+    Map<String, Long> metrics(OperatorBatch<K, I, O> batch) {
+        return kind.reported(batch.summedMetrics(lastMetrics));
+    }
+
+    /** Whether this operator asks for a no-data batch after the last one. */
+    boolean asksForNoDataBatch(boolean watermarkAdvanced) {
+        return kind.asksForNoDataBatch(watermarkAdvanced);
+    }
+
+    /** A task's processor: at FULL a serialized copy of the driver's instance, at FAST a new one. */
+    StatefulProcessor<K, I, O> freshProcessor() {
+        return options.fidelity() == Fidelity.FULL ? processors.fresh() : kind.newProcessor();
+    }
+
+    /** The executor-side handle of a task of batch {@code batchId}. */
+    SimHandle taskHandle(long batchId) {
+        return new SimHandle(store.store(), SimHandle.queryInfo(queryId, runId, batchId));
+    }
+
+    /** {@code row}'s encoded grouping key. */
+    Bytes keyOf(I row) {
+        return new Bytes(keyCodec.encode(keyObjectOf(row)));
+    }
+
+    /** {@code row}'s grouping key, from the operator's key function. */
+    K keyObjectOf(I row) {
+        try {
+            return query.keyFunction().call(row);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("the key function threw for input row " + row + ": " + e, e);
+        }
+    }
+
+    /**
+     * {@code key} encoded, once every row is checked to have it: at FULL every row, at FAST the
+     * first and the last ({@code test(key, rows)}).
+     */
+    byte[] requireKey(K key, List<I> rows) {
+        byte[] expected = keyCodec.encode(key);
+        if (options.fidelity() == Fidelity.FULL) {
+            for (I row : rows) {
+                requireKey(key, expected, row);
+            }
+        } else if (!rows.isEmpty()) {
+            requireKey(key, expected, rows.get(0));
+            requireKey(key, expected, rows.get(rows.size() - 1));
+        }
+        return expected;
+    }
+
+    private void requireKey(K key, byte[] expected, I row) {
+        K actual = keyObjectOf(row);
+        boolean same = keyCodec.immutable() ? key.equals(actual) : java.util.Arrays.equals(expected, keyCodec.encode(actual));
+        if (!same) {
+            throw new IllegalArgumentException("row " + row + " has key " + actual + ", not " + key
+                    + "; test(key, rows) takes one key's rows, use runBatch(rows) for several keys");
+        }
+    }
+
+    /** The keys in Spark's key order. */
+    List<Bytes> sortedKeys(Map<Bytes, ?> byKey) {
+        if (byKey.size() <= 1) {
+            return List.copyOf(byKey.keySet());
+        }
+        List<Bytes> keys = new ArrayList<>(byKey.keySet());
+        keys.sort((a, b) -> keyCodec.compareNatural(a.array(), b.array()));
+        return keys;
+    }
+
+    /** An output row as the next operator or the sink gets it: through the output encoder at FULL, errors included. */
+    O delivered(O row) {
+        if (options.fidelity() == Fidelity.FULL && (!outputCodec.immutable() || !outputCodec.acceptsAsIs(row))) {
+            return outputCodec.decode(outputCodec.encode(row));
+        }
+        return row;
+    }
+
+    /** Whether two output rows are the same: their encoded bytes at FULL for types without a reliable equals. */
+    boolean sameOutput(Object a, Object b) {
+        if (options.fidelity() == Fidelity.FULL && !outputCodec.immutable()) {
+            @SuppressWarnings("unchecked")
+            O x = (O) a;
+            @SuppressWarnings("unchecked")
+            O y = (O) b;
+            return java.util.Arrays.equals(outputCodec.encode(x), outputCodec.encode(y));
+        }
+        return java.util.Objects.equals(a, b);
+    }
+
+    /**
+     * The {@code eventTimeColumnName} overload's check ({@code UpdateEventTimeColumnExec}): an output
+     * row at or before the batch's late-event watermark fails the query.
+     */
+    void checkEventTime(O row, long lateWatermarkMs) {
+        if (outputEventTime == null) {
+            return;
+        }
+        Long micros = outputEventTime.fromObject(row);
+        if (micros != null && micros <= lateWatermarkMs * 1000L) {
+            throw SparkErrors.emittedRowOlderThanWatermark(lateWatermarkMs, micros);
+        }
+    }
+
+    /** Tells the listeners a handler is called; the call, or null when nobody listens. */
+    HandlerCall handlerStarting(String handler, Object key, long batchId, int attempt, int partition, Object instance) {
+        if (listeners.isEmpty()) {
+            return null;
+        }
+        HandlerCall call = new HandlerCall(index, batchId, attempt, partition, handler, key, instance);
+        listeners.handlerStarting(call);
+        return call;
+    }
+
+    void handlerEnded(HandlerCall call, List<Object> emitted) {
+        listeners.handlerEnded(call, emitted);
+    }
+
+    /** FULL: serialized copies of the driver's instance, as tasks get them; FAST uses the supplier. */
+    private ProcessorCopies<StatefulProcessor<K, I, O>> copies(StatefulProcessor<K, I, O> driver) {
+        if (options.fidelity() != Fidelity.FULL) {
+            return null;
+        }
+        return new ProcessorCopies<>(driver, kind.supplierMayStandIn() ? kind::newProcessor : () -> null);
+    }
+
+    /** The driver-side init/close pass Spark runs twice when a query run starts. */
+    private StatefulProcessor<K, I, O> driverPass() {
+        StatefulProcessor<K, I, O> driver = kind.newProcessor();
+        for (int pass = 0; pass < 2; pass++) {
+            driver.setHandle(new DriverHandle(store.store(), options.sparkLine()));
+            run("init", null, -1, () -> driver.init(query.outputMode(), query.timeMode()));
+            run("close", null, -1, driver::close);
+            driver.setHandle(null);
+        }
+        return driver;
+    }
+
+    /**
+     * Spark's {@code withStatefulProcessorErrorHandling} (4.1 on): Spark errors as they are, the
+     * user's exceptions wrapped (checked ones thrown without being declared, e.g. by Lombok's
+     * {@code @SneakyThrows} or Kotlin, too), {@link Error}s not. Spark 4.0 wraps nothing: see
+     * {@link #unwrapped}.
+     */
+    <R> R callSync(String function, Object key, long batchId, Supplier<R> call) {
+        try {
+            return call.get();
+        } catch (Exception e) {
+            if (kind.passesHandlerErrors() || e instanceof SparkThrowable st && st.getCondition() != null) {
+                throw e;
+            }
+            if (!options.sparkLine().wrapsUserFunctionErrors()) {
+                throw unwrapped(function, key, batchId, e);
+            }
+            throw ProcessorException.userFunction(function, key, batchId, e);
+        }
+    }
+
+    void run(String function, Object key, long batchId, Runnable call) {
+        callSync(function, key, batchId, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    /**
+     * Spark 4.0: a task's exception fails the stage with the user's exception as the cause; the
+     * driver-side pass runs while the query is planned, which turns a {@code NullPointerException}
+     * (such as using a state variable Spark 4.0's driver handle returned as null) into Spark's
+     * {@code INTERNAL_ERROR} and lets any other exception through as it is.
+     */
+    private static RuntimeException unwrapped(String function, Object key, long batchId, Exception e) {
+        if (batchId >= 0) {
+            return ProcessorException.taskFailure(function, key, batchId, e);
+        }
+        if (e instanceof NullPointerException) {
+            return SparkErrors.planningInternalError(e);
+        }
+        return Sneaky.raise(e);
+    }
+
+    /** The deliberate deviations this simulator was built with (see {@link Fault}). */
+    Set<Fault> faults() {
+        return options.faults();
+    }
+}

@@ -1,0 +1,186 @@
+package dev.twstester.sim;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+import org.apache.spark.sql.streaming.TimeMode;
+
+import dev.twstester.StateEncoding;
+import dev.twstester.TwsQuery;
+
+/**
+ * One stateful operator's state store with what its checkpoint holds besides: the state encoding
+ * (the first run's, kept by restarts) and the variables a newer version dropped. It outlives
+ * processor instances and runs, as Spark's state store outlives tasks; it takes and restores the
+ * operator's part of a {@link StateSnapshot}. A batch's changes stay pending in the store's journal
+ * until {@link #commit()} (or {@link #rollback()}).
+ */
+final class OperatorStore<K> implements StateAccess<K> {
+    private final TwsQuery<K, ?, ?> query;
+    private final KeyCodec<K> keyCodec;
+    private final StateStore store;
+    private StateEncoding encoding;
+    /** Variables an earlier version had and this one does not ask for: their rows stay, as in Spark's store. */
+    private List<StateSnapshot.Variable> dropped = List.of();
+
+    OperatorStore(TwsQuery<K, ?, ?> query, KeyCodec<K> keyCodec, Fidelity fidelity) {
+        this.query = query;
+        this.keyCodec = keyCodec;
+        this.store = new StateStore(query.timeMode(), keyCodec, fidelity);
+        this.encoding = query.stateEncoding();
+        applyEncoding();
+    }
+
+    /** The store the handles, variables and timers of a batch work on. */
+    StateStore store() {
+        return store;
+    }
+
+    Scope scope() {
+        return store.scope();
+    }
+
+    @Override
+    public Map<String, StateVariable> variables() {
+        return Collections.unmodifiableMap(store.variables());
+    }
+
+    @Override
+    public TimerStore timers() {
+        return store.timers();
+    }
+
+    @Override
+    public KeyCodec<K> keyCodec() {
+        return keyCodec;
+    }
+
+    @Override
+    public TimeMode timeMode() {
+        return query.timeMode();
+    }
+
+    @Override
+    public <R> R atKey(K key, long timestampMs, Function<Bytes, R> action) {
+        Scope scope = store.scope();
+        Bytes previous = scope.key();
+        Bytes encoded = new Bytes(keyCodec.encode(Objects.requireNonNull(key, "key must not be null")));
+        scope.enter(encoded);
+        scope.batchTimestamp(timestampMs);
+        try {
+            return action.apply(encoded);
+        } finally {
+            scope.enter(previous);
+        }
+    }
+
+    @Override
+    public void commit() {
+        store.scope().journal().commit();
+    }
+
+    /** Undoes every change since the last commit: a batch that failed, or a retry's first run. */
+    void rollback() {
+        store.scope().journal().rollback();
+    }
+
+    /** A copy of every variable's data by name, for comparing two runs of a batch. */
+    Map<String, Map<Bytes, Object>> copyState() {
+        Map<String, Map<Bytes, Object>> copy = new LinkedHashMap<>();
+        store.variables().forEach((name, v) -> copy.put(name, v.copyData()));
+        return copy;
+    }
+
+    /** This operator's part of a checkpoint: its variables, timers, settings and dropped variables. */
+    StateSnapshot.OperatorData snapshot() {
+        List<StateSnapshot.Variable> variables = new ArrayList<>();
+        store.variables().forEach((name, v) -> variables.add(
+                new StateSnapshot.Variable(name, v.kind(), v.ttlMs, v.encoders, v.copyData())));
+        return new StateSnapshot.OperatorData(query.keyEncoder(), variables, store.timers().copyData(),
+                new StateSnapshot.Settings(query.timeMode().toString(), query.outputMode().toString(), encoding), dropped);
+    }
+
+    /**
+     * Why {@code data} cannot be restored into this operator, or null when it can: it must come
+     * from an operator with this grouping key encoder.
+     */
+    String restoreProblem(StateSnapshot.OperatorData data) {
+        return data.keyEncoder().equals(query.keyEncoder()) ? null : "its grouping key encoder "
+                + data.keyEncoder() + " differs from this query's " + query.keyEncoder() + " (processor "
+                + query.userClass().getName() + ")";
+    }
+
+    /** Replaces everything with {@code data}, which {@link #restoreProblem} accepted, and commits. */
+    void restore(StateSnapshot.OperatorData data) {
+        encoding = data.settings().encoding();
+        applyEncoding();
+        dropped = data.dropped();
+        store.variables().clear();
+        for (StateSnapshot.Variable v : data.variables()) {
+            store.variable(v.name(), v.kind(), v.encoders(), v.ttlMs()).restoreData(v.data());
+        }
+        restoreTimers(data);
+    }
+
+    /**
+     * Replaces everything with {@code data}, taken from an earlier version of this operator:
+     * Spark's checks of the new version against the checkpoint first ({@link StateEvolution}, which
+     * throws Spark's error), then the stored values are read with the encoders this version's
+     * driver pass asked for. The state encoding is the checkpoint's. Variables this version does
+     * not ask for are kept aside with their rows; those it adds start empty, or with the rows of a
+     * dropped variable of that name.
+     */
+    void restoreEvolved(StateSnapshot.OperatorData data) {
+        encoding = data.settings().encoding();
+        applyEncoding();
+        Map<String, StateVariable> declared = new LinkedHashMap<>(store.variables());
+        List<StateEvolution.Declared> asked = new ArrayList<>();
+        declared.forEach((name, v) -> asked.add(new StateEvolution.Declared(name, v.kind(), v.ttlMs, v.encoders)));
+        StateEvolution.check(data, query.keyEncoder(), asked, query, encoding);
+        Map<String, StateSnapshot.Variable> stored = new LinkedHashMap<>();
+        data.dropped().forEach(v -> stored.put(v.name(), v));
+        data.variables().forEach(v -> stored.put(v.name(), v));
+        List<StateSnapshot.Variable> stillDropped = new ArrayList<>();
+        stored.forEach((name, v) -> {
+            if (!declared.containsKey(name)) {
+                stillDropped.add(v);
+            }
+        });
+        dropped = List.copyOf(stillDropped);
+        declared.forEach((name, variable) -> variable.restoreData(evolvedData(stored.get(name), variable)));
+        restoreTimers(data);
+    }
+
+    /** {@code old}'s data as {@code variable}'s encoders read it (none: empty). */
+    private Map<Bytes, Object> evolvedData(StateSnapshot.Variable old, StateVariable variable) {
+        if (old == null) {
+            return Map.of();
+        }
+        boolean avro = encoding == StateEncoding.AVRO;
+        int last = variable.encoders.length - 1;
+        UnaryOperator<Object> values = StateEvolution.reader(old.encoders()[old.encoders().length - 1],
+                variable.encoders[last], store.values(variable.encoders[last]), avro);
+        UnaryOperator<Object> mapKeys = variable.encoders.length < 2 ? null
+                : StateEvolution.reader(old.encoders()[0], variable.encoders[0], store.values(variable.encoders[0]), false);
+        return values == null && mapKeys == null ? old.data()
+                : variable.convertData(old.data(), values == null ? v -> v : values, mapKeys == null ? k -> k : mapKeys);
+    }
+
+    private void restoreTimers(StateSnapshot.OperatorData data) {
+        store.timers().restoreData(data.timers());
+        commit();
+    }
+
+    /** Keys ordered as the checkpoint's state encoding orders them in RocksDB (before any data is restored). */
+    private void applyEncoding() {
+        boolean avro = encoding == StateEncoding.AVRO;
+        store.scope().orderKeysAsAvro(avro);
+        store.timers().avroOrder(avro ? query.keyEncoder() : null);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.twstester.sim;
+
+import java.util.List;
+
+import dev.twstester.BatchResult;
+import dev.twstester.RunResult;
+
+/**
+ * Sees what a {@link TwsSimulator} does, as it does it: each call made on it (with the
+ * {@link dev.twstester.Scenario} steps it stands for), each handler call of each task, and each
+ * micro-batch once it is committed. Given to {@link TwsSimulator.Builder#listener}; kept by a
+ * simulator that {@link TwsSimulator#restartWith} deploys. Every method does nothing by default.
+ *
+ * <pre>{@code
+ * List<Long> committed = new ArrayList<>();
+ * TwsSimulator<String, CartEvent, CartAlert> sim = TwsSimulator.builder(CartWatch.query())
+ *         .listener(new SimulatorListener<>() {
+ *             @Override
+ *             public void batchCommitted(BatchResult<String, CartEvent, CartAlert> batch,
+ *                     TwsSimulator<String, CartEvent, CartAlert> simulator) {
+ *                 committed.add(batch.batchId());          // simulator.state() shows the state after it
+ *             }
+ *         })
+ *         .build();
+ * }</pre>
+ *
+ * A listener runs on the simulator's thread, inside the call; an exception it throws fails that
+ * call. It must not call the simulator's methods that run batches.
+ *
+ * @param <K> the query's grouping key type (its first operator's)
+ * @param <I> input row type
+ * @param <O> output row type
+ */
+public interface SimulatorListener<K, I, O> {
+    /** A call on the simulator starts (calls it makes itself, such as a scenario's steps, are not reported). */
+    default void callStarted(SimulatorCall<I> call) {
+    }
+
+    /**
+     * The call ended: {@code ran} holds the batches it ran, {@code failure} what it threw (null when
+     * it returned normally).
+     */
+    default void callEnded(SimulatorCall<I> call, RunResult<K, I, O> ran, RuntimeException failure) {
+    }
+
+    /** A handler is about to be called. */
+    default void handlerStarting(HandlerCall call) {
+    }
+
+    /** A handler returned and its iterator was drained: {@code emitted} are the rows, as delivered. */
+    default void handlerEnded(HandlerCall call, List<?> emitted) {
+    }
+
+    /**
+     * A micro-batch was committed (by every operator); {@code simulator} already shows its state,
+     * clock and watermark. A batch that fails is not reported here.
+     */
+    default void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
+    }
+}
