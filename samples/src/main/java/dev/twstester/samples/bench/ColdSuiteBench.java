@@ -97,12 +97,14 @@ public final class ColdSuiteBench {
         return outcomes;
     }
 
-    /** The benchmark: expectations to {@code out/coldsuite-expected.txt}, then the rounds. */
-    public static List<Case> run(int runs, List<String> flags, Path out) {
-        ColdSuiteScenarios.Sizes sizes = ColdSuiteScenarios.DEFAULT;
-        Path expected = out.resolve("coldsuite-expected.txt").toAbsolutePath();
+    /**
+     * The benchmark on the suite of {@code sizes}: expectations to {@code out/NAME-expected.txt},
+     * then the rounds; {@code name} ({@code coldsuite} or {@code coldsuite2}) also labels the progress lines.
+     */
+    public static List<Case> run(String name, ColdSuiteScenarios.Sizes sizes, int runs, List<String> flags, Path out) {
+        Path expected = out.resolve(name + "-expected.txt").toAbsolutePath();
         List<ColdSuiteScenarios.Outcome> outcomes = expectations(sizes, expected);
-        System.out.println("[coldsuite] " + outcomes.size() + " scenarios, "
+        System.out.println("[" + name + "] " + outcomes.size() + " scenarios, "
                 + outcomes.stream().mapToInt(ColdSuiteScenarios.Outcome::outputs).sum()
                 + " outputs expected (simulator FAST and TwsTester agree), written to " + expected);
         Map<String, List<ChildJvm.Result>> results = new LinkedHashMap<>();
@@ -110,7 +112,7 @@ public final class ColdSuiteBench {
             for (String[] e : ENGINES) {
                 ChildJvm.Result r = ChildJvm.run(flags, ColdSuiteMain.class,
                         List.of(e[1], String.valueOf(System.currentTimeMillis()), expected.toString(), sizes.toArg()), 900);
-                System.out.printf("[coldsuite] round %d%s %s: %.0f ms wall, %d ms in the suite%n", round,
+                System.out.printf("[%s] round %d%s %s: %.0f ms wall, %d ms in the suite%n", name, round,
                         round == 0 ? " (not counted)" : "", e[1], r.wallMs(),
                         r.value("COLDSUITE", "done") - r.value("COLDSUITE", "inputs"));
                 if (round > 0) {
@@ -140,8 +142,16 @@ public final class ColdSuiteBench {
                 rs.stream().mapToLong(r -> r.value("COLDSUITE", "done")).toArray(), families, firsts);
     }
 
+    /**
+     * {@code [runs] [coldsuite|coldsuite2]}: the rounds of one suite (default 5 rounds of the
+     * default suite), printed per engine.
+     */
     public static void main(String[] args) {
-        for (Case c : run(args.length > 0 ? Integer.parseInt(args[0]) : 5, ChildJvm.hostFlags(), Path.of("target", "bench"))) {
+        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        boolean variant = args.length > 1 && args[1].equals("coldsuite2");
+        List<Case> cases = run(variant ? "coldsuite2" : "coldsuite", variant ? ColdSuiteScenarios.SHORT
+                : ColdSuiteScenarios.DEFAULT, runs, ChildJvm.hostFlags(), Path.of("target", "bench"));
+        for (Case c : cases) {
             System.out.printf("%s: wall %.0f ms (min %.0f, max %.0f), suite %.0f ms, %.1f ms per test%n", c.label(),
                     c.medianWallMs(), c.minWallMs(), c.maxWallMs(), c.medianSuiteMs(), c.meanPerTestMs());
         }

@@ -22,8 +22,8 @@ import java.util.Map;
  *   <li>the expectations file ({@code -} for none): one line per scenario, {@code name outputs
  *   comparable-digest full-digest}. Every engine must match the count and the comparable digest,
  *   the simulator the full digest too; a difference fails the run (exit 1) naming the scenario;</li>
- *   <li>optional: the sizes, {@code seed:cart:fraud:counts:ttl:maxBatches} (default
- *   {@link ColdSuiteScenarios#DEFAULT}).</li>
+ *   <li>optional: the sizes, {@code seed:cart:fraud:counts:ttl:minBatches:maxBatches:shufflePartitions}
+ *   (default {@link ColdSuiteScenarios#DEFAULT}; the variant is {@link ColdSuiteScenarios#SHORT}).</li>
  * </ol>
  * Prints one line {@code COLDSUITE main=.. inputs=.. first=.. done=.. checked=.. cart=.. fraud=..
  * counts=.. ttl=.. cart1=.. fraud1=.. counts1=.. ttl1=.. scenarios=.. batches=.. rows=.. outputs=..}:

@@ -13,8 +13,6 @@ import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 
 import org.apache.spark.sql.streaming.OutputMode;
-import org.apache.spark.sql.streaming.StatefulProcessor;
-import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TwsTester;
 
 import dev.twstester.TwsQuery;
@@ -31,8 +29,6 @@ import dev.twstester.samples.ttl.Click;
 import dev.twstester.samples.ttl.SessionClosed;
 import dev.twstester.samples.ttl.TtlSessions;
 
-import scala.Function1;
-import scala.Option;
 import scala.Tuple2;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -49,7 +45,8 @@ import scala.jdk.javaapi.CollectionConverters;
  *   <li>{@code ttl}: {@link TtlSessions}, ProcessingTime, TTL on value and list state, an idle timer.</li>
  * </ul>
  * The first test of each family is a hand-written story with known outputs, the others are drawn
- * from a seeded {@link SplittableRandom} (2 to {@code maxBatches} batches each).
+ * from a seeded {@link SplittableRandom} ({@code minBatches} to {@code maxBatches} batches each, see
+ * {@link Sizes}: {@link #DEFAULT} and the variant {@link #SHORT}, whose queries have 2 shuffle partitions).
  *
  * <p>The same test on the three engines:
  * <ul>
@@ -63,17 +60,24 @@ import scala.jdk.javaapi.CollectionConverters;
  *   {@code max(event time) - delay} when that moved it (EventTime), or {@code setProcessingTime}
  *   to the next arrival (ProcessingTime), the same calls at the end.</li>
  * </ul>
- * Where the engines' semantics agree the outputs are the same rows; {@link Family#comparable}
+ * Where the engines' semantics agree the outputs are the same rows; {@link ColdSuiteFamilies.Family#comparable}
  * gives each output as a string that leaves out where they do not: FraudSessions' merchant list
  * is in MapState iteration order (RocksDB's encoded-byte order in the simulator, a Scala
  * {@code HashMap}'s in TwsTester), so it is sorted; TwsTester ignores TTL, so for TtlSessions
  * only the user and the close time are compared (the pages and the click count are what TTL left).
+ * With 2 shuffle partitions the simulator emits a batch's rows partition by partition, TwsTester
+ * key by key: the digests ({@link #digest}) are of the sorted rows, so the order does not count.
  */
 public final class ColdSuiteScenarios {
     /** Seed of the generated scenarios. */
     public static final long SEED = 11_000L;
-    /** The benchmark's sizes: 14 + 14 + 12 + 14 = 54 tests of 2 to 16 batches. */
-    public static final Sizes DEFAULT = new Sizes(SEED, 14, 14, 12, 14, 16);
+    /** The benchmark's sizes: 14 + 14 + 12 + 14 = 54 tests of 2 to 16 batches, the queries' default 1 shuffle partition. */
+    public static final Sizes DEFAULT = new Sizes(SEED, 14, 14, 12, 14, 2, 16, 1);
+    /**
+     * The variant in the shape most users' queries have: the same 54 tests and families, generated
+     * tests of 3 to 8 batches, every test's query with 2 shuffle partitions.
+     */
+    public static final Sizes SHORT = new Sizes(SEED, 14, 14, 12, 14, 3, 8, 2);
 
     static final Instant EVENT_BASE = Instant.parse("2024-05-01T10:00:00Z");
     static final Instant CLOCK_BASE = Instant.parse("2024-05-01T09:00:00Z");
@@ -85,12 +89,18 @@ public final class ColdSuiteScenarios {
     /** How the test moves time. */
     enum Clock { EVENT_TIME, PROCESSING_TIME, NONE }
 
-    /** How many tests of each family (the hand-written story included), and the most batches of a generated one. */
-    public record Sizes(long seed, int cart, int fraud, int counts, int ttl, int maxBatches) {
+    /**
+     * How many tests of each family (the hand-written story included), the fewest and the most
+     * batches of a generated one, and the shuffle partitions of every test's query (1: the query as
+     * the sample builds it, without {@code withShufflePartitions}).
+     */
+    public record Sizes(long seed, int cart, int fraud, int counts, int ttl, int minBatches, int maxBatches,
+            int shufflePartitions) {
         public Sizes {
-            if (cart < 1 || fraud < 1 || counts < 1 || ttl < 1 || maxBatches < 2) {
-                throw new IllegalArgumentException("every family needs at least its story (1 test) and maxBatches >= 2: "
-                        + this);
+            if (cart < 1 || fraud < 1 || counts < 1 || ttl < 1 || minBatches < 1 || maxBatches < minBatches
+                    || shufflePartitions < 1) {
+                throw new IllegalArgumentException("every family needs at least its story (1 test), 1 <= minBatches <= "
+                        + "maxBatches and shufflePartitions >= 1: " + this);
             }
         }
 
@@ -98,18 +108,26 @@ public final class ColdSuiteScenarios {
             return cart + fraud + counts + ttl;
         }
 
-        /** {@code seed:cart:fraud:counts:ttl:maxBatches}, the child JVM's argument. */
+        /** How many batches a generated test has: minBatches to maxBatches, drawn from the test's random. */
+        int batches(SplittableRandom r) {
+            return minBatches + r.nextInt(maxBatches - minBatches + 1);
+        }
+
+        /** {@code seed:cart:fraud:counts:ttl:minBatches:maxBatches:shufflePartitions}, the child JVM's argument. */
         String toArg() {
-            return seed + ":" + cart + ":" + fraud + ":" + counts + ":" + ttl + ":" + maxBatches;
+            return seed + ":" + cart + ":" + fraud + ":" + counts + ":" + ttl + ":" + minBatches + ":" + maxBatches + ":"
+                    + shufflePartitions;
         }
 
         static Sizes parse(String arg) {
             String[] p = arg.split(":");
-            if (p.length != 6) {
-                throw new IllegalArgumentException("sizes must be seed:cart:fraud:counts:ttl:maxBatches, got " + arg);
+            if (p.length != 8) {
+                throw new IllegalArgumentException(
+                        "sizes must be seed:cart:fraud:counts:ttl:minBatches:maxBatches:shufflePartitions, got " + arg);
             }
             return new Sizes(Long.parseLong(p[0]), Integer.parseInt(p[1]), Integer.parseInt(p[2]),
-                    Integer.parseInt(p[3]), Integer.parseInt(p[4]), Integer.parseInt(p[5]));
+                    Integer.parseInt(p[3]), Integer.parseInt(p[4]), Integer.parseInt(p[5]), Integer.parseInt(p[6]),
+                    Integer.parseInt(p[7]));
         }
     }
 
@@ -122,11 +140,27 @@ public final class ColdSuiteScenarios {
 
     /**
      * One test. {@code endMs}: EventTime, the watermark the test moves to at the end (every timer
-     * fires); ProcessingTime, the clock's last tick; None, unused.
+     * fires); ProcessingTime, the clock's last tick; None, unused. {@code shufflePartitions}: those
+     * of the test's query.
      */
-    record Scenario<K, I, O>(String name, Family<K, I, O> family, List<Batch<I>> batches, long endMs) {
+    record Scenario<K, I, O>(String name, ColdSuiteFamilies.Family<K, I, O> family, List<Batch<I>> batches, long endMs,
+            int shufflePartitions) {
         Scenario {
             batches = List.copyOf(batches);
+        }
+
+        Scenario(String name, ColdSuiteFamilies.Family<K, I, O> family, List<Batch<I>> batches, long endMs) {
+            this(name, family, batches, endMs, 1);
+        }
+
+        /** The test's query, built anew (new encoders), with its shuffle partitions. */
+        TwsQuery<K, I, O> query() {
+            TwsQuery<K, I, O> q = family.query();
+            return shufflePartitions == 1 ? q : q.withShufflePartitions(shufflePartitions);
+        }
+
+        Scenario<K, I, O> withShufflePartitions(int partitions) {
+            return new Scenario<>(name, family, batches, endMs, partitions);
         }
 
         int rows() {
@@ -150,208 +184,27 @@ public final class ColdSuiteScenarios {
         }
     }
 
-    /**
-     * A processor, its query and how to drive and compare it. The query is built anew on each call
-     * of {@link #query()}, with new encoder instances, as in a test.
-     */
-    abstract static class Family<K, I, O> {
-        final String name;
-        final Clock clock;
-
-        Family(String name, Clock clock) {
-            this.name = name;
-            this.clock = clock;
-        }
-
-        /** The query a test builds (new encoders every call). */
-        abstract TwsQuery<K, I, O> query();
-
-        /** A new processor instance for TwsTester. */
-        abstract StatefulProcessor<K, I, O> processor();
-
-        abstract K key(I row);
-
-        TimeMode timeMode() {
-            return switch (clock) {
-                case EVENT_TIME -> TimeMode.EventTime();
-                case PROCESSING_TIME -> TimeMode.ProcessingTime();
-                case NONE -> TimeMode.None();
-            };
-        }
-
-        /** Event time in ms (EventTime families). */
-        long eventTimeMs(I row) {
-            throw new UnsupportedOperationException(name + " has no event time");
-        }
-
-        long watermarkDelayMs() {
-            return 0;
-        }
-
-        /** TwsTester's event-time extractor (EventTime families), in ms as its late filter compares. */
-        Option<Function1<I, Object>> eventTimeExtractor() {
-            if (clock != Clock.EVENT_TIME) {
-                return Option.empty();
-            }
-            Function1<I, Object> f = row -> eventTimeMs(row);
-            return Option.apply(f);
-        }
-
-        /** An output row in full. */
-        String full(O out) {
-            return String.valueOf(out);
-        }
-
-        /** An output row as far as both engines' semantics agree. */
-        String comparable(O out) {
-            return full(out);
-        }
-    }
-
-    static final class Cart extends Family<String, CartEvent, CartAlert> {
-        Cart() {
-            super("cart", Clock.EVENT_TIME);
-        }
-
-        @Override
-        TwsQuery<String, CartEvent, CartAlert> query() {
-            return CartWatch.query();
-        }
-
-        @Override
-        StatefulProcessor<String, CartEvent, CartAlert> processor() {
-            return new CartWatch();
-        }
-
-        @Override
-        String key(CartEvent row) {
-            return row.getUserId();
-        }
-
-        @Override
-        long eventTimeMs(CartEvent row) {
-            return row.getTs().getTime();
-        }
-
-        @Override
-        long watermarkDelayMs() {
-            return CartWatch.WATERMARK_DELAY.toMillis();
-        }
-    }
-
-    static final class Fraud extends Family<String, Payment, FraudAlert> {
-        final long limitCents;
-        final int maxMerchants;
-        final Duration gap;
-
-        Fraud(long limitCents, int maxMerchants, Duration gap) {
-            super("fraud", Clock.PROCESSING_TIME);
-            this.limitCents = limitCents;
-            this.maxMerchants = maxMerchants;
-            this.gap = gap;
-        }
-
-        @Override
-        TwsQuery<String, Payment, FraudAlert> query() {
-            return FraudSessions.query(limitCents, maxMerchants, gap);
-        }
-
-        @Override
-        StatefulProcessor<String, Payment, FraudAlert> processor() {
-            return new FraudSessions(limitCents, maxMerchants, gap);
-        }
-
-        @Override
-        String key(Payment row) {
-            return row.getCardId();
-        }
-
-        /** The merchants sorted: their order is MapState iteration order, which differs between the engines. */
-        @Override
-        String comparable(FraudAlert out) {
-            List<String> merchants = new ArrayList<>(out.getMerchants());
-            Collections.sort(merchants);
-            return out.getCardId() + "|" + out.getReason() + "|" + merchants + "|" + out.getTotalCents();
-        }
-    }
-
-    static final class Counts extends Family<String, String, Tuple2<String, Long>> {
-        Counts() {
-            super("counts", Clock.NONE);
-        }
-
-        @Override
-        TwsQuery<String, String, Tuple2<String, Long>> query() {
-            return RunningCount.query();
-        }
-
-        @Override
-        StatefulProcessor<String, String, Tuple2<String, Long>> processor() {
-            return new RunningCount();
-        }
-
-        @Override
-        String key(String row) {
-            return row;
-        }
-    }
-
-    static final class Ttl extends Family<String, Click, SessionClosed> {
-        final Duration idleGap;
-
-        Ttl(Duration idleGap) {
-            super("ttl", Clock.PROCESSING_TIME);
-            this.idleGap = idleGap;
-        }
-
-        @Override
-        TwsQuery<String, Click, SessionClosed> query() {
-            return TtlSessions.query(idleGap);
-        }
-
-        @Override
-        StatefulProcessor<String, Click, SessionClosed> processor() {
-            return new TtlSessions(idleGap);
-        }
-
-        @Override
-        String key(Click row) {
-            return row.getUser();
-        }
-
-        /**
-         * TwsTester ignores TTL, so only the user and the close time: the pages (30-minute TTL per
-         * element) and the click count (30-minute TTL from its last update) depend on the batch
-         * timestamp of the tick that fires the idle timer, which can be up to 25 minutes after it
-         * was due; the simulator then reports what TTL left, down to 0 clicks.
-         */
-        @Override
-        String comparable(SessionClosed out) {
-            return out.getUser() + "|" + out.getClosedAt().toInstant();
-        }
-    }
-
     /** The whole suite, family by family (one test class each), each family's story first. */
     static List<Scenario<?, ?, ?>> suite(Sizes sizes) {
         SplittableRandom random = new SplittableRandom(sizes.seed());
         List<Scenario<?, ?, ?>> all = new ArrayList<>(sizes.total());
         all.add(cartStory());
         for (int i = 1; i < sizes.cart(); i++) {
-            all.add(cart("cart-" + i, random.split(), sizes.maxBatches()));
+            all.add(cart("cart-" + i, random.split(), sizes));
         }
         all.add(fraudStory());
         for (int i = 1; i < sizes.fraud(); i++) {
-            all.add(fraud("fraud-" + i, random.split(), sizes.maxBatches()));
+            all.add(fraud("fraud-" + i, random.split(), sizes));
         }
         all.add(countsStory());
         for (int i = 1; i < sizes.counts(); i++) {
-            all.add(counts("counts-" + i, random.split(), sizes.maxBatches()));
+            all.add(counts("counts-" + i, random.split(), sizes));
         }
         all.add(ttlStory());
         for (int i = 1; i < sizes.ttl(); i++) {
-            all.add(ttl("ttl-" + i, random.split(), sizes.maxBatches()));
+            all.add(ttl("ttl-" + i, random.split(), sizes));
         }
-        return all;
+        return all.stream().<Scenario<?, ?, ?>>map(s -> s.withShufflePartitions(sizes.shufflePartitions())).toList();
     }
 
     // ---------------------------------------------------------------- the stories (known outputs)
@@ -362,7 +215,7 @@ public final class ColdSuiteScenarios {
 
     /** ana adds boots and socks, bo adds a hat and checks out: ana's cart is flagged once, with 2 items at 10:05. */
     static Scenario<String, CartEvent, CartAlert> cartStory() {
-        return new Scenario<>("cart-story", new Cart(), List.of(
+        return new Scenario<>("cart-story", new ColdSuiteFamilies.Cart(), List.of(
                 new Batch<>(0, List.of(CartEvent.add("ana", "boots", at("10:00")))),
                 new Batch<>(0, List.of(CartEvent.add("ana", "socks", at("10:05")), CartEvent.add("bo", "hat", at("10:06")),
                         CartEvent.checkout("bo", at("10:20"))))),
@@ -374,7 +227,7 @@ public final class ColdSuiteScenarios {
      * (TOO_MANY_MERCHANTS, session total $765); the session then ends quietly.
      */
     static Scenario<String, Payment, FraudAlert> fraudStory() {
-        return new Scenario<>("fraud-story", new Fraud(FraudSessions.DEFAULT_LIMIT_CENTS,
+        return new Scenario<>("fraud-story", new ColdSuiteFamilies.Fraud(FraudSessions.DEFAULT_LIMIT_CENTS,
                 FraudSessions.DEFAULT_MAX_MERCHANTS, FraudSessions.DEFAULT_SESSION_GAP), List.of(
                 new Batch<>(at("09:00").toEpochMilli(), List.of(new Payment("c1", "cafe", 200_00), new Payment("c1", "fuel", 350_00))),
                 new Batch<>(at("09:02").toEpochMilli(), List.of(new Payment("c1", "fuel", 200_00), new Payment("c1", "bookshop", 10_00))),
@@ -384,7 +237,7 @@ public final class ColdSuiteScenarios {
 
     /** {@code [a, b, a]} then {@code [b]}: (a,2), (b,1), then (b,2). */
     static Scenario<String, String, Tuple2<String, Long>> countsStory() {
-        return new Scenario<>("counts-story", new Counts(), List.of(
+        return new Scenario<>("counts-story", new ColdSuiteFamilies.Counts(), List.of(
                 new Batch<>(0, List.of("a", "b", "a")), new Batch<>(0, List.of("b"))), 0);
     }
 
@@ -393,17 +246,13 @@ public final class ColdSuiteScenarios {
      * 09:36: 2 clicks, and only cart is within its 30-minute TTL (TwsTester keeps home too).
      */
     static Scenario<String, Click, SessionClosed> ttlStory() {
-        return new Scenario<>("ttl-story", new Ttl(TtlSessions.DEFAULT_IDLE_GAP), List.of(
+        return new Scenario<>("ttl-story", new ColdSuiteFamilies.Ttl(TtlSessions.DEFAULT_IDLE_GAP), List.of(
                 new Batch<>(at("09:00").toEpochMilli(), List.of(new Click("u1", "home"))),
                 new Batch<>(at("09:15").toEpochMilli(), List.of(new Click("u1", "cart")))),
                 at("09:36").toEpochMilli());
     }
 
     // ---------------------------------------------------------------- generated tests
-
-    private static int batches(SplittableRandom r, int maxBatches) {
-        return 2 + r.nextInt(maxBatches - 1);
-    }
 
     private static List<String> keys(SplittableRandom r, String... pool) {
         int n = 2 + r.nextInt(pool.length - 1);
@@ -419,12 +268,12 @@ public final class ColdSuiteScenarios {
      * minutes per batch (some rows are late), 1 to 5 rows per batch; the watermark then moves 3 hours
      * past the last event, which fires every timer left.
      */
-    static Scenario<String, CartEvent, CartAlert> cart(String name, SplittableRandom r, int maxBatches) {
+    static Scenario<String, CartEvent, CartAlert> cart(String name, SplittableRandom r, Sizes sizes) {
         List<String> users = keys(r, "ana", "bo", "cy", "dee");
         long now = EVENT_BASE.toEpochMilli();
         long max = now;
         List<Batch<CartEvent>> batches = new ArrayList<>();
-        for (int b = 0, n = batches(r, maxBatches); b < n; b++) {
+        for (int b = 0, n = sizes.batches(r); b < n; b++) {
             now += r.nextInt(16) * MINUTE;
             List<CartEvent> rows = new ArrayList<>();
             for (int i = 0, m = 1 + r.nextInt(5); i < m; i++) {
@@ -435,7 +284,7 @@ public final class ColdSuiteScenarios {
             }
             batches.add(new Batch<>(0, rows));
         }
-        return new Scenario<>(name, new Cart(), batches, max + Duration.ofHours(3).toMillis());
+        return new Scenario<>(name, new ColdSuiteFamilies.Cart(), batches, max + Duration.ofHours(3).toMillis());
     }
 
     /**
@@ -443,15 +292,15 @@ public final class ColdSuiteScenarios {
      * (a 10-minute session gap, so some sessions end between batches), the last tick 30 minutes after
      * the last batch. The limit is $500 or $200, and 3 or 2 merchants.
      */
-    static Scenario<String, Payment, FraudAlert> fraud(String name, SplittableRandom r, int maxBatches) {
+    static Scenario<String, Payment, FraudAlert> fraud(String name, SplittableRandom r, Sizes sizes) {
         List<String> cards = keys(r, "c1", "c2", "c3");
         List<String> merchants = List.of("cafe", "fuel", "bookshop", "electronics-outlet", "grocer")
                 .subList(0, 2 + r.nextInt(4));
-        Fraud family = new Fraud(r.nextBoolean() ? FraudSessions.DEFAULT_LIMIT_CENTS : 200_00L,
+        ColdSuiteFamilies.Fraud family = new ColdSuiteFamilies.Fraud(r.nextBoolean() ? FraudSessions.DEFAULT_LIMIT_CENTS : 200_00L,
                 r.nextBoolean() ? FraudSessions.DEFAULT_MAX_MERCHANTS : 2, FraudSessions.DEFAULT_SESSION_GAP);
         long now = CLOCK_BASE.toEpochMilli();
         List<Batch<Payment>> batches = new ArrayList<>();
-        for (int b = 0, n = batches(r, maxBatches); b < n; b++) {
+        for (int b = 0, n = sizes.batches(r); b < n; b++) {
             if (b > 0) {
                 now += (1 + r.nextInt(15)) * MINUTE;
             }
@@ -465,17 +314,17 @@ public final class ColdSuiteScenarios {
     }
 
     /** 1 to 8 words of 2 to 5 keys per batch. */
-    static Scenario<String, String, Tuple2<String, Long>> counts(String name, SplittableRandom r, int maxBatches) {
+    static Scenario<String, String, Tuple2<String, Long>> counts(String name, SplittableRandom r, Sizes sizes) {
         List<String> words = keys(r, "a", "b", "c", "d", "e");
         List<Batch<String>> batches = new ArrayList<>();
-        for (int b = 0, n = batches(r, maxBatches); b < n; b++) {
+        for (int b = 0, n = sizes.batches(r); b < n; b++) {
             List<String> rows = new ArrayList<>();
             for (int i = 0, m = 1 + r.nextInt(8); i < m; i++) {
                 rows.add(new String(pick(r, words)));
             }
             batches.add(new Batch<>(0, rows));
         }
-        return new Scenario<>(name, new Counts(), batches, 0);
+        return new Scenario<>(name, new ColdSuiteFamilies.Counts(), batches, 0);
     }
 
     /**
@@ -483,13 +332,13 @@ public final class ColdSuiteScenarios {
      * last session's idle timer is due. The idle gap is 20 minutes (shorter than the 30-minute
      * TTL) in three tests of four, 40 minutes otherwise.
      */
-    static Scenario<String, Click, SessionClosed> ttl(String name, SplittableRandom r, int maxBatches) {
+    static Scenario<String, Click, SessionClosed> ttl(String name, SplittableRandom r, Sizes sizes) {
         List<String> users = keys(r, "u1", "u2", "u3");
         List<String> pages = List.of("home", "search", "item-1", "item-2", "cart");
         Duration gap = r.nextInt(4) == 0 ? Duration.ofMinutes(40) : TtlSessions.DEFAULT_IDLE_GAP;
         long now = CLOCK_BASE.toEpochMilli();
         List<Batch<Click>> batches = new ArrayList<>();
-        for (int b = 0, n = batches(r, maxBatches); b < n; b++) {
+        for (int b = 0, n = sizes.batches(r); b < n; b++) {
             if (b > 0) {
                 now += (1 + r.nextInt(25)) * MINUTE;
             }
@@ -499,14 +348,14 @@ public final class ColdSuiteScenarios {
             }
             batches.add(new Batch<>(now, rows));
         }
-        return new Scenario<>(name, new Ttl(gap), batches, now + gap.toMillis() + MINUTE);
+        return new Scenario<>(name, new ColdSuiteFamilies.Ttl(gap), batches, now + gap.toMillis() + MINUTE);
     }
 
     // ---------------------------------------------------------------- the engines
 
     /** The test on the simulator: a new query (new encoders) and a new simulator, driven as described above. */
     static <K, I, O> List<O> runSimulator(Scenario<K, I, O> s, Fidelity fidelity) {
-        TwsSimulator<K, I, O> sim = new TwsSimulator<>(s.family().query(), fidelity);
+        TwsSimulator<K, I, O> sim = new TwsSimulator<>(s.query(), fidelity);
         List<O> out = new ArrayList<>();
         List<Batch<I>> batches = s.batches();
         switch (s.family().clock) {
@@ -535,7 +384,7 @@ public final class ColdSuiteScenarios {
 
     /** The test on Spark's TwsTester: a new processor and tester, driven per key as described above. */
     static <K, I, O> List<O> runTwsTester(Scenario<K, I, O> s) {
-        Family<K, I, O> f = s.family();
+        ColdSuiteFamilies.Family<K, I, O> f = s.family();
         TwsTester<K, I, O> tester = new TwsTester<>(f.processor(),
                 scala.collection.immutable.List$.MODULE$.<Tuple2<K, Object>>empty(), f.timeMode(), OutputMode.Update(),
                 f.eventTimeExtractor());
@@ -615,7 +464,7 @@ public final class ColdSuiteScenarios {
             case "FAST" -> runSimulator(raw, Fidelity.FAST);
             case "TWSTESTER" -> runTwsTester(raw);
             case "TWSTESTER_QUERIES" -> {
-                Objects.requireNonNull(s.family().query(), "query");
+                Objects.requireNonNull(s.query(), "query");
                 yield runTwsTester(raw);
             }
             default -> throw new IllegalArgumentException("unknown engine " + engine + "; engines: " + ENGINES);
@@ -632,7 +481,7 @@ public final class ColdSuiteScenarios {
     /** The comparable rows of a scenario's outputs, sorted (for error messages). */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static List<String> comparableRows(Scenario<?, ?, ?> s, List<Object> outputs) {
-        Family f = s.family();
+        ColdSuiteFamilies.Family f = s.family();
         List<String> rows = new ArrayList<>();
         for (Object o : outputs) {
             rows.add(f.comparable(o));

@@ -148,11 +148,11 @@ class BenchSmokeTest {
                         ColdSuiteScenarios.Clock.NONE);
         // a test builds its query, so every test has new bean (and tuple) encoder instances
         for (String name : List.of("cart-3", "fraud-3", "ttl-3")) {
-            ColdSuiteScenarios.Family<?, ?, ?> f = scenario(suite, name).family();
+            ColdSuiteFamilies.Family<?, ?, ?> f = scenario(suite, name).family();
             assertThat(f.query().inputEncoder()).as(name).isNotSameAs(f.query().inputEncoder());
             assertThat(f.query().outputEncoder()).as(name).isNotSameAs(f.query().outputEncoder());
         }
-        ColdSuiteScenarios.Family<?, ?, ?> counts = scenario(suite, "counts-3").family();
+        ColdSuiteFamilies.Family<?, ?, ?> counts = scenario(suite, "counts-3").family();
         assertThat(counts.query().outputEncoder()).isNotSameAs(counts.query().outputEncoder());
         // Encoders.STRING() is one instance in Spark, whoever calls it
         assertThat(counts.query().inputEncoder()).isSameAs(counts.query().inputEncoder());
@@ -162,8 +162,36 @@ class BenchSmokeTest {
     }
 
     @Test
+    void coldSuiteVariantHasTheSameTestsWithTwoPartitionsAndThreeToEightBatches(@TempDir Path dir) {
+        List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite = ColdSuiteScenarios.suite(ColdSuiteScenarios.SHORT);
+        List<ColdSuiteScenarios.Scenario<?, ?, ?>> defaults = ColdSuiteScenarios.suite(ColdSuiteScenarios.DEFAULT);
+        assertThat(suite.stream().map(ColdSuiteScenarios.Scenario::name).toList())
+                .isEqualTo(defaults.stream().map(ColdSuiteScenarios.Scenario::name).toList());
+        assertThat(suite).allSatisfy(s -> {
+            assertThat(s.query().shufflePartitions()).as(s.name()).isEqualTo(2);
+            if (!s.name().endsWith("-story")) {
+                assertThat(s.batches().size()).as(s.name()).isBetween(3, 8);
+            }
+        });
+        assertThat(suite.stream().mapToInt(s -> s.batches().size()).boxed().distinct().toList()).contains(3, 8);
+        // the stories stay as they are; the default suite's queries keep their one partition
+        assertThat(scenario(suite, "cart-story").batches()).isEqualTo(scenario(defaults, "cart-story").batches());
+        assertThat(scenario(defaults, "cart-3").query().shufflePartitions()).isEqualTo(1);
+        // with 2 partitions the simulator emits partition by partition, TwsTester key by key: the same rows
+        List<ColdSuiteScenarios.Outcome> expected = ColdSuiteBench.expectations(ColdSuiteScenarios.SHORT,
+                dir.resolve("expected.txt"));
+        assertThat(expected).hasSize(54);
+        assertThat(expected.stream().mapToInt(ColdSuiteScenarios.Outcome::outputs).sum()).isEqualTo(249);
+        ColdSuiteScenarios.Scenario<?, ?, ?> counts = scenario(suite, "counts-story");
+        for (String engine : ColdSuiteScenarios.ENGINES) {
+            assertThat(ColdSuiteScenarios.run(counts, engine)).as(engine).containsExactlyInAnyOrder(
+                    new Tuple2<>("a", 2L), new Tuple2<>("b", 1L), new Tuple2<>("b", 2L));
+        }
+    }
+
+    @Test
     void coldSuiteStoriesGiveTheirKnownOutputsOnEveryEngine() {
-        List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite = ColdSuiteScenarios.suite(new ColdSuiteScenarios.Sizes(1, 1, 1, 1, 1, 2));
+        List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite = ColdSuiteScenarios.suite(new ColdSuiteScenarios.Sizes(1, 1, 1, 1, 1, 2, 2, 1));
         for (String engine : ColdSuiteScenarios.ENGINES) {
             assertThat(ColdSuiteScenarios.run(scenario(suite, "cart-story"), engine)).as(engine)
                     .containsExactly(new CartAlert("ana", 2, ColdSuiteScenarios.at("10:05")));
@@ -204,7 +232,7 @@ class BenchSmokeTest {
 
     @Test
     void coldSuiteProgramChecksItsOutputs(@TempDir Path dir) throws Exception {
-        ColdSuiteScenarios.Sizes tiny = new ColdSuiteScenarios.Sizes(ColdSuiteScenarios.SEED, 3, 3, 2, 3, 6);
+        ColdSuiteScenarios.Sizes tiny = new ColdSuiteScenarios.Sizes(ColdSuiteScenarios.SEED, 3, 3, 2, 3, 2, 6, 1);
         Path file = dir.resolve("expected.txt");
         List<ColdSuiteScenarios.Outcome> expected = ColdSuiteBench.expectations(tiny, file);
         assertThat(Files.readAllLines(file)).hasSize(11).first().asString().startsWith("cart-story 1 ");
@@ -257,6 +285,27 @@ class BenchSmokeTest {
                         + " | 300 / 600 / 1000 / 1800 | 1200 ms | 22.2 ms | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 2.00x | 4.00x | - |")
                 .contains("The simulator FULL against TwsTester whose tests also build the query definitions"
                         + " (the same Spark encoder inference): 2.00x wall, 2.50x suite.");
+    }
+
+    @Test
+    void coldSuiteVariantTableComparesFullWithTwsTesterInTheSuite() {
+        List<ColdSuiteBench.Case> cases = new ArrayList<>();
+        int[][] runs = {{1300, 300, 600, 900, 1250}, {1000, 300, 600, 800, 1000}};
+        for (int e = 0; e < runs.length; e++) {
+            int[] r = runs[e];
+            String out = "COLDSUITE main=" + r[1] + " inputs=" + r[2] + " first=" + r[3] + " done=" + r[4] + " checked=" + r[4]
+                    + " cart=100 fraud=50 counts=10 ttl=20 cart1=90 fraud1=40 counts1=2 ttl1=3 scenarios=54 batches=280"
+                    + " rows=814 outputs=249\n";
+            String[] engine = ColdSuiteBench.ENGINES.get(e);
+            cases.add(ColdSuiteBench.toCase(engine[0], engine[1], List.of(new ChildJvm.Result(0, out, "", r[0]))));
+        }
+        // 650 ms against 400 ms in the suite: 1.63x, over the 1.3x target though the wall ratio is 1.30x
+        assertThat(section(report -> report.coldSuite2 = cases, BenchMain.Report::coldSuite2))
+                .contains("### (6b) Cold test suite, the common shape (2 shuffle partitions, 3 to 8 batches): 54 small tests")
+                .contains("| target (FULL) <= 1.3x suite |")
+                .contains("| twstester simulator FULL (default) | 1300 ms | 1300 - 1300 ms | 300 / 600 / 900 / 1250 | 650 ms"
+                        + " | 12.0 ms | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 1.30x | 1.63x | **no** |")
+                .doesNotContain("each test also building");
     }
 
     /** The Markdown one section of the report writes, after {@code fill} gave the report its results. */
