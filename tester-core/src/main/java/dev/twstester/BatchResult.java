@@ -10,6 +10,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 import dev.twstester.internal.ContiguousPartitions;
+import dev.twstester.internal.NamedCounts;
 
 /**
  * What one micro-batch did, in the same shape for the simulator and for a live Spark run.
@@ -125,7 +126,8 @@ public record BatchResult<K, I, O>(
         outputs = hasNull(outputs) ? Collections.unmodifiableList(new java.util.ArrayList<>(outputs)) : List.copyOf(outputs);
         firedTimers = List.copyOf(firedTimers);
         metrics = metrics.isEmpty() ? Map.of()
-                : metrics.getClass() == UNMODIFIABLE_SORTED_MAP && ((java.util.SortedMap<String, Long>) metrics).comparator() == null
+                : metrics instanceof NamedCounts || metrics.getClass() == UNMODIFIABLE_SORTED_MAP
+                        && ((java.util.SortedMap<String, Long>) metrics).comparator() == null
                 ? metrics : Collections.unmodifiableSortedMap(new TreeMap<>(metrics));
         outputPartitions = outputPartitions instanceof ContiguousPartitions ? outputPartitions
                 : List.copyOf(outputPartitions);

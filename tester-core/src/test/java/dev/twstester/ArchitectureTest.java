@@ -47,6 +47,7 @@ class ArchitectureTest {
             "ContiguousPartitions",   // BatchResult, sim.Engine, spark.LiveRun: outputs' partitions without a list per row
             "EncoderShapes",          // sim: key and row shapes of an encoder
             "GroupStateTimeouts",     // sim, spark: a legacy key's timeout and Spark's "none" (-1), once
+            "NamedCounts",            // BatchResult, sim.Metrics: a batch's metrics as one array, not a tree map
             "RowCodec",               // sim, spark, io: every encoding of keys, rows and state
             "Sneaky",                 // sim: rethrows the processor's checked exceptions unchanged
             "SparkLogs",              // spark: the live runner's log levels

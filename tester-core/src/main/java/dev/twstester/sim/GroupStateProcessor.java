@@ -93,7 +93,7 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
         if (group.isRemoved() && timeout == GroupStateTimeouts.NO_TIMESTAMP) {
             state.clearKey(stateKey);
             setTimeout(store, stateKey, storedTimeout, GroupStateTimeouts.NO_TIMESTAMP);
-            scope.metrics().add("numRemovedStateRows", 1);
+            scope.metrics().add(Metric.REMOVED_STATE_ROWS, 1);
         } else if (group.isUpdated() || group.isRemoved() || timeout != storedTimeout) {
             if (group.exists()) {
                 state.put(stateKey, group.get());
@@ -101,7 +101,7 @@ final class GroupStateProcessor<K, I, S, O> extends StatefulProcessor<K, I, O> {
                 state.clearKey(stateKey);
             }
             setTimeout(store, stateKey, storedTimeout, timeout);
-            scope.metrics().add("numUpdatedStateRows", 1);
+            scope.metrics().add(Metric.UPDATED_STATE_ROWS, 1);
         }
         return CollectionConverters.asScala(out.iterator());
     }

@@ -193,29 +193,29 @@ final class ListVariable<T> extends StateVariable {
                 List<T> values = validated(newState);
                 ListVariable.this.put(scope.requireKey(name), values);
                 if (ttlMs == 0) {
-                    metrics().reset("numUpdatedStateRows"); // as Spark's ListStateImpl.put does
+                    metrics().reset(Metric.UPDATED_STATE_ROWS); // as Spark's ListStateImpl.put does
                 }
-                metrics().add("numUpdatedStateRows", values.size());
+                metrics().add(Metric.UPDATED_STATE_ROWS, values.size());
             }
 
             @Override
             public void appendValue(T newState) {
                 requireNonNull(newState, name);
                 append(scope.requireKey(name), List.of(newState));
-                metrics().add("numUpdatedStateRows", 1);
+                metrics().add(Metric.UPDATED_STATE_ROWS, 1);
             }
 
             @Override
             public void appendList(Object newState) {
                 List<T> values = validated(newState);
                 append(scope.requireKey(name), values);
-                metrics().add("numUpdatedStateRows", values.size());
+                metrics().add(Metric.UPDATED_STATE_ROWS, values.size());
             }
 
             @Override
             public void clear() {
                 Bytes key = scope.requireKey(name);
-                metrics().add("numRemovedStateRows", lists.getOrDefault(key, List.of()).size());
+                metrics().add(Metric.REMOVED_STATE_ROWS, lists.getOrDefault(key, List.of()).size());
                 clearKey(key);
             }
         };

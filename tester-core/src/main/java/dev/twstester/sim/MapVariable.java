@@ -285,7 +285,7 @@ final class MapVariable<MK, MV> extends StateVariable {
                 Entry after = maps.get(key).get(order);
                 // with TTL Spark rewrites (and counts) only a changed value or expiration
                 if (ttlMs == 0 || before == null || before.expiry != after.expiry || !sameStored(before.value, after.value)) {
-                    metrics().add("numUpdatedStateRows", 1);
+                    metrics().add(Metric.UPDATED_STATE_ROWS, 1);
                 }
             }
 
@@ -309,13 +309,13 @@ final class MapVariable<MK, MV> extends StateVariable {
             public void removeKey(MK mapKey) {
                 requireNonNull(mapKey, name);
                 removeLeavingIndex(key(), mapKey);
-                metrics().add("numRemovedStateRows", 1);
+                metrics().add(Metric.REMOVED_STATE_ROWS, 1);
             }
 
             @Override
             public void clear() {
                 Bytes key = key();
-                metrics().add("numRemovedStateRows", maps.containsKey(key) ? maps.get(key).size() : 0);
+                metrics().add(Metric.REMOVED_STATE_ROWS, maps.containsKey(key) ? maps.get(key).size() : 0);
                 clearKey(key);
             }
         };

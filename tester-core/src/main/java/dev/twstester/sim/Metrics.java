@@ -1,10 +1,8 @@
 package dev.twstester.sim;
 
-import java.util.Collections;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import dev.twstester.BatchResult;
 
@@ -13,38 +11,22 @@ import dev.twstester.BatchResult;
  * (the handle, the state variables, the timer loop); a batch reports the sum over its tasks.
  */
 final class Metrics {
-    private static final Map<String, Integer> INDEX = new HashMap<>();
-
-    static {
-        for (String name : BatchResult.METRIC_NAMES) {
-            INDEX.put(name, INDEX.size());
-        }
-    }
-
     /** Counters outside a batch (the test API's state writes): never reported. */
     static final Metrics DISCARD = new Metrics();
 
-    private final long[] counts = new long[INDEX.size()];
+    private final long[] counts = new long[Metric.ALL.length];
 
-    void add(String name, long n) {
+    void add(Metric metric, long n) {
         if (this != DISCARD) {
-            counts[index(name)] += n;
+            counts[metric.ordinal()] += n;
         }
     }
 
     /** Spark's {@code TWSMetricsUtils.resetMetric}: {@code ListState.put} sets the task's counter back to 0. */
-    void reset(String name) {
+    void reset(Metric metric) {
         if (this != DISCARD) {
-            counts[index(name)] = 0;
+            counts[metric.ordinal()] = 0;
         }
-    }
-
-    private static int index(String name) {
-        Integer i = INDEX.get(name);
-        if (i == null) {
-            throw new IllegalArgumentException("not a metric of BatchResult.METRIC_NAMES: " + name);
-        }
-        return i;
     }
 
     /** The last figures a simulator reported: batches with the same figures share one immutable map. */
@@ -53,37 +35,24 @@ final class Metrics {
         private Map<String, Long> map;
     }
 
-    /** The batch's figures: every name of {@link BatchResult#METRIC_NAMES}, summed over the tasks. */
+    /** The batch's figures: every name of {@link BatchResult#METRIC_NAMES}, summed over the tasks, in name order. */
     static Map<String, Long> sum(List<Metrics> tasks, Last last) {
-        long[] total = new long[INDEX.size()];
-        for (Metrics task : tasks) {
+        long[] total = new long[Metric.ALL.length];
+        for (int t = 0; t < tasks.size(); t++) {
+            long[] task = tasks.get(t).counts;
             for (int i = 0; i < total.length; i++) {
-                total[i] += task.counts[i];
+                total[i] += task[i];
             }
         }
-        if (last.map != null && java.util.Arrays.equals(total, last.values)) {
+        if (last.map != null && Arrays.equals(total, last.values)) {
             return last.map;
         }
-        last.values = total;
-        last.map = named(total);
-        return last.map;
-    }
-
-    private static Map<String, Long> named(long[] total) {
-        TreeMap<String, Long> named = new TreeMap<>(ZEROS); // linear: copied from a sorted map
-        int k = 0;
-        for (Map.Entry<String, Long> e : named.entrySet()) {
-            e.setValue(total[SORTED_INDEX[k++]]);
+        long[] byName = new long[total.length];
+        for (int i = 0; i < byName.length; i++) {
+            byName[i] = total[Metric.SORTED_ORDINALS[i]];
         }
-        return Collections.unmodifiableSortedMap(named);
-    }
-
-    /** Every metric at 0, in name order, and each name's counter index in that order. */
-    private static final TreeMap<String, Long> ZEROS = new TreeMap<>();
-    private static final int[] SORTED_INDEX;
-
-    static {
-        INDEX.keySet().forEach(name -> ZEROS.put(name, 0L));
-        SORTED_INDEX = ZEROS.keySet().stream().mapToInt(INDEX::get).toArray();
+        last.values = total;
+        last.map = Metric.ZEROS.withCounts(byName);
+        return last.map;
     }
 }

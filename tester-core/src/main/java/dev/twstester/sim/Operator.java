@@ -152,9 +152,9 @@ final class Operator<K, I, O> {
             }
             scope.countInto(batch.metricsOfTask());
             int expired = store.store().removeExpired(planned.timestampMs());
-            scope.metrics().add("numValuesRemovedDueToTTLExpiry", expired);
-            scope.metrics().add("numRemovedStateRows", expired);
-            scope.metrics().add("numRowsDroppedByWatermark", input.dropped.size());
+            scope.metrics().add(Metric.VALUES_REMOVED_DUE_TO_TTL_EXPIRY, expired);
+            scope.metrics().add(Metric.REMOVED_STATE_ROWS, expired);
+            scope.metrics().add(Metric.ROWS_DROPPED_BY_WATERMARK, input.dropped.size());
             return batch;
         } finally {
             scope.enter(null);

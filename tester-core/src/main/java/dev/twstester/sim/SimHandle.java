@@ -36,7 +36,8 @@ final class SimHandle implements StatefulProcessorHandle {
 
     @Override
     public <T> ValueState<T> getValueState(String name, Encoder<T> encoder, TTLConfig ttl) {
-        return obtain("get_value_state", name, ttl, "numValueState", ttlMs -> store.value(name, encoder, ttlMs).view());
+        return obtain("get_value_state", name, ttl, Metric.VALUE_STATE_VARS, Metric.VALUE_STATE_WITH_TTL_VARS,
+                ttlMs -> store.value(name, encoder, ttlMs).view());
     }
 
     @Override
@@ -46,7 +47,8 @@ final class SimHandle implements StatefulProcessorHandle {
 
     @Override
     public <T> ListState<T> getListState(String name, Encoder<T> encoder, TTLConfig ttl) {
-        return obtain("get_list_state", name, ttl, "numListState", ttlMs -> store.list(name, encoder, ttlMs).view());
+        return obtain("get_list_state", name, ttl, Metric.LIST_STATE_VARS, Metric.LIST_STATE_WITH_TTL_VARS,
+                ttlMs -> store.list(name, encoder, ttlMs).view());
     }
 
     @Override
@@ -57,7 +59,7 @@ final class SimHandle implements StatefulProcessorHandle {
     @Override
     public <MK, MV> MapState<MK, MV> getMapState(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder,
             TTLConfig ttl) {
-        return obtain("get_map_state", name, ttl, "numMapState",
+        return obtain("get_map_state", name, ttl, Metric.MAP_STATE_VARS, Metric.MAP_STATE_WITH_TTL_VARS,
                 ttlMs -> store.map(name, keyEncoder, valueEncoder, ttlMs).view());
     }
 
@@ -69,13 +71,14 @@ final class SimHandle implements StatefulProcessorHandle {
 
     /**
      * A state variable obtained through {@code api}: the handle's state checked, TTL validated, the
-     * variable made or found, and the task's {@code metric + "Vars"} (or {@code "WithTTLVars"}) counted.
+     * variable made or found, and the task's {@code metric} (or {@code withTtl}) counted.
      */
-    private <V> V obtain(String api, String name, TTLConfig ttl, String metric, java.util.function.LongFunction<V> view) {
+    private <V> V obtain(String api, String name, TTLConfig ttl, Metric metric, Metric withTtl,
+            java.util.function.LongFunction<V> view) {
         verifyState(api);
         long ttlMs = ttlMs(name, ttl);
         V made = view.apply(ttlMs);
-        store.scope().metrics().add(metric + (ttlMs > 0 ? "WithTTLVars" : "Vars"), 1);
+        store.scope().metrics().add(ttlMs > 0 ? withTtl : metric, 1);
         return made;
     }
 
@@ -88,14 +91,14 @@ final class SimHandle implements StatefulProcessorHandle {
     public void registerTimer(long expiryTimestampMs) {
         verifyTimers(store.timeMode(), state, "register_timer");
         store.timers().register(store.scope().requireKey("$timers"), expiryTimestampMs);
-        store.scope().metrics().add("numRegisteredTimers", 1);
+        store.scope().metrics().add(Metric.REGISTERED_TIMERS, 1);
     }
 
     @Override
     public void deleteTimer(long expiryTimestampMs) {
         verifyTimers(store.timeMode(), state, "delete_timer");
         store.timers().delete(store.scope().requireKey("$timers"), expiryTimestampMs);
-        store.scope().metrics().add("numDeletedTimers", 1);
+        store.scope().metrics().add(Metric.DELETED_TIMERS, 1);
     }
 
     @Override
@@ -109,7 +112,7 @@ final class SimHandle implements StatefulProcessorHandle {
     public void deleteIfExists(String name) {
         verifyState("delete_if_exists");
         if (store.deleteVariable(name)) {
-            store.scope().metrics().add("numDeletedStateVars", 1);
+            store.scope().metrics().add(Metric.DELETED_STATE_VARS, 1);
         }
     }
 

@@ -189,8 +189,8 @@ final class Task<K, I, O> {
                     () -> processor.handleExpiredTimer(k, batch.timerValues, info));
             consume(call, "handleExpiredTimer", k, out);
             timers.delete(timer.key(), expiry);
-            scope.metrics().add("numExpiredTimers", 1);
-            scope.metrics().add("numDeletedTimers", 1);
+            scope.metrics().add(Metric.EXPIRED_TIMERS, 1);
+            scope.metrics().add(Metric.DELETED_TIMERS, 1);
             batch.fired.add(new FiredTimer<>(k, Instant.ofEpochMilli(expiry)));
         }
     }

@@ -124,7 +124,7 @@ final class ValueVariable<T> extends StateVariable {
                 Entry after = entries.get(key);
                 // with TTL Spark rewrites (and counts) only a changed value or expiration
                 if (ttlMs == 0 || before == null || before.expiry != after.expiry || !sameStored(before.value, after.value)) {
-                    metrics().add("numUpdatedStateRows", 1);
+                    metrics().add(Metric.UPDATED_STATE_ROWS, 1);
                 }
             }
 
@@ -132,7 +132,7 @@ final class ValueVariable<T> extends StateVariable {
             public void clear() {
                 Bytes key = scope.requireKey(name);
                 if (ttlMs == 0 || entries.containsKey(key)) {
-                    metrics().add("numRemovedStateRows", 1);
+                    metrics().add(Metric.REMOVED_STATE_ROWS, 1);
                 }
                 clearKey(key);
             }

@@ -115,4 +115,23 @@ class PartitionsAndMetricsTest {
         // first row: tv1, tl1, tm1 (3) + count; second row: tl1 append only (tv1, tm1 unchanged) + count
         assertThat(batch.metric("numUpdatedStateRows")).isEqualTo(6);
     }
+
+    @Test
+    void a_batch_reports_every_metric_in_name_order_and_equal_figures_share_one_map() {
+        assertThat(java.util.Arrays.stream(Metric.values()).map(Metric::sparkName).toList())
+                .isEqualTo(BatchResult.METRIC_NAMES);
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(experiment(2));
+        BatchResult<String, String, String> first = sim.runBatchAt(Instant.ofEpochMilli(1000), List.of("a,reg:5000"))
+                .lastBatch();
+        assertThat(new java.util.ArrayList<>(first.metrics().keySet()))
+                .isEqualTo(new java.util.TreeSet<>(BatchResult.METRIC_NAMES).stream().toList());
+        assertThat(first.metrics()).isEqualTo(new java.util.TreeMap<>(first.metrics()))
+                .containsEntry("numRegisteredTimers", 1L).containsEntry("numValueStateVars", 2L);
+        BatchResult<String, String, String> second = sim.runBatchAt(Instant.ofEpochMilli(2000), List.of("b,reg:5000"))
+                .lastBatch();
+        assertThat(second.metrics()).isSameAs(first.metrics());
+        BatchResult<String, String, String> third = sim.runBatchAt(Instant.ofEpochMilli(3000), List.of("c,reg:5000",
+                "c,reg:6000")).lastBatch();
+        assertThat(third.metrics()).isNotSameAs(first.metrics()).containsEntry("numRegisteredTimers", 2L);
+    }
 }
