@@ -11,8 +11,6 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.OutputStream;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
@@ -35,7 +33,11 @@ import org.apache.spark.sql.streaming.StatefulProcessor;
  * <p>Deserializing costs microseconds per batch. When a new instance from the query's supplier is
  * provably the same as a deserialized copy (equal serialized form, every transient field at its
  * default as deserialization leaves it, no custom {@code readObject}/{@code readResolve}, a new
- * object per call), the supplier is used instead.
+ * object per call), the supplier is used instead. When every field serialization would write
+ * holds a plain value (a primitive, a string, a boxed primitive, a {@code Duration}, an
+ * {@code Instant}; see {@link SerialFields}), that is shown field by field and nothing is
+ * serialized at all: a fresh JVM's first simulator then does not load Java serialization (about
+ * 150 classes).
  *
  * <p>The serialized form names each class instead of writing Java's full class descriptor: the
  * bytes are only compared and read back in this JVM, never by Spark, and a full descriptor carries
@@ -52,6 +54,15 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
 
     ProcessorCopies(P driverInstance, Supplier<? extends P> supplier) {
         this.loader = driverInstance.getClass().getClassLoader();
+        SerialFields fields = SerialFields.of(driverInstance.getClass());
+        if (fields.holdsPlainValues(driverInstance)) {
+            // serializing it runs none of the user's code, so the supplier may be asked first; its
+            // instance stands in when it provably equals a copy, and nothing is serialized
+            this.notSerializable = null;
+            this.equivalentSupplier = freshIsCopy(driverInstance, supplier, fields) ? supplier : null;
+            this.bytes = equivalentSupplier != null ? null : serializePlain(driverInstance);
+            return;
+        }
         byte[] serialized = null;
         SparkException failure = null;
         try {
@@ -62,6 +73,26 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
         this.bytes = serialized;
         this.notSerializable = failure;
         this.equivalentSupplier = serialized != null && supplierIsEquivalent(serialized, supplier) ? supplier : null;
+    }
+
+    /** Whether the supplier gives a new instance per call, each what deserializing {@code driver} would give. */
+    private static boolean freshIsCopy(Object driver, Supplier<?> supplier, SerialFields fields) {
+        try {
+            Object a = supplier.get();
+            Object b = supplier.get();
+            return a != b && a != null && b != null && fields.sameAsCopyOf(a, driver);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The serialized form of an instance that {@link SerialFields#holdsPlainValues}: it cannot fail. */
+    private static byte[] serializePlain(Object o) {
+        try {
+            return serialize(o);
+        } catch (IOException e) {
+            throw new IllegalStateException("could not serialize plain values: " + e, e);
+        }
     }
 
     /** A fresh copy, as a task would deserialize it. */
@@ -128,7 +159,8 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
         }
     }
 
-    private static byte[] serialize(Object o) throws IOException {
+    /** {@code o}'s serialized form, each class named by {@link NamingOutputStream}. */
+    static byte[] serialize(Object o) throws IOException {
         try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ObjectOutputStream oos = new NamingOutputStream(out)) {
             oos.writeObject(o);
             oos.flush();
@@ -140,58 +172,13 @@ final class ProcessorCopies<P extends StatefulProcessor<?, ?, ?>> {
         try {
             Object a = supplier.get();
             Object b = supplier.get();
+            SerialFields fields = a == null ? null : SerialFields.of(a.getClass());
             return a != b && a != null && a.getClass() == b.getClass()
                     && Arrays.equals(driverBytes, serialize(a))
-                    && transientFieldsAreDefault(a) && noCustomDeserialization(a.getClass());
+                    && fields.transientsAreDefault(a) && fields.readsFieldsOnly();
         } catch (IOException | RuntimeException e) {
             return false;
         }
-    }
-
-    private static boolean transientFieldsAreDefault(Object o) {
-        for (Class<?> c = o.getClass(); c != null && c != StatefulProcessor.class; c = c.getSuperclass()) {
-            for (Field f : c.getDeclaredFields()) {
-                int m = f.getModifiers();
-                if (Modifier.isTransient(m) && !Modifier.isStatic(m) && !isDefault(f, o)) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private static boolean isDefault(Field f, Object o) {
-        try {
-            f.setAccessible(true);
-            Object v = f.get(o);
-            return v == null || v.equals(Boolean.FALSE) || (v instanceof Number n && n.doubleValue() == 0)
-                    || v.equals('\0');
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return false;
-        }
-    }
-
-    /** Per class: no {@code readObject}/{@code readResolve}/{@code readObjectNoData} up to StatefulProcessor. */
-    private static final ClassValue<Boolean> NO_CUSTOM_DESERIALIZATION = new ClassValue<>() {
-        @Override
-        protected Boolean computeValue(Class<?> type) {
-            return scanForCustomDeserialization(type);
-        }
-    };
-
-    private static boolean noCustomDeserialization(Class<?> type) {
-        return NO_CUSTOM_DESERIALIZATION.get(type);
-    }
-
-    private static boolean scanForCustomDeserialization(Class<?> type) {
-        for (Class<?> c = type; c != null && c != StatefulProcessor.class; c = c.getSuperclass()) {
-            for (String name : new String[] {"readObject", "readResolve", "readObjectNoData"}) {
-                if (Arrays.stream(c.getDeclaredMethods()).anyMatch(m -> m.getName().equals(name))) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     /** Writes a class descriptor as the class's name ({@link LoaderObjectInputStream} reads it back). */
