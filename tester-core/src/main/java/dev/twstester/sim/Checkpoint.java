@@ -75,20 +75,25 @@ final class Checkpoint {
 
     /** Forces the watermark forward, as if input had moved it; never backwards. */
     void forceWatermark(Instant watermark) {
-        watermarkMs = notBefore(watermark, watermarkMs, "advanceWatermarkTo(" + watermark + ") is before the current "
-                + "watermark", "watermarks never move backwards");
+        watermarkMs = notBefore(watermark, watermarkMs, "advanceWatermarkTo(", ") is before the current watermark ",
+                "watermarks never move backwards");
     }
 
     /** {@code time} in epoch ms, checked not to be before the clock. */
     long checkClockMove(Instant time) {
-        return notBefore(time, processingTimeMs, "processing time " + time + " is before the current processing time",
+        return notBefore(time, processingTimeMs, "processing time ", " is before the current processing time ",
                 "processing time never moves backwards");
     }
 
-    private static long notBefore(Instant time, long currentMs, String what, String rule) {
+    /**
+     * {@code time} in epoch ms, or the error {@code before + time + after + current + "; " + rule}
+     * when it is before {@code currentMs} (the message is only built then: formatting instants is
+     * not free).
+     */
+    private static long notBefore(Instant time, long currentMs, String before, String after, String rule) {
         long ms = time.toEpochMilli();
         if (ms < currentMs) {
-            throw new IllegalArgumentException(what + " " + Instant.ofEpochMilli(currentMs) + "; " + rule);
+            throw new IllegalArgumentException(before + time + after + Instant.ofEpochMilli(currentMs) + "; " + rule);
         }
         return ms;
     }

@@ -63,8 +63,10 @@ final class MicroBatchLoop<K, I, O> {
         this.checkpoint = checkpoint;
         this.committed = committed;
         long interval = query.triggerIntervalMs();
-        boolean processingTime = query.operators().stream()
-                .anyMatch(op -> op.timeMode().equals(TimeMode.ProcessingTime()));
+        boolean processingTime = false;
+        for (TwsQuery<?, ?, ?> op : query.operators()) {
+            processingTime |= op.timeMode().equals(TimeMode.ProcessingTime());
+        }
         this.intervalMs = Triggers.effectiveIntervalMs(interval, processingTime);
         this.backToBack = this.intervalMs == 0;
         this.triggerNow = interval == 0 && processingTime;

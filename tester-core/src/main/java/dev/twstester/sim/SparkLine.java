@@ -98,9 +98,13 @@ public enum SparkLine {
         return name;
     }
 
-    /** Read once, when first asked: Spark's own {@code org.apache.spark.SPARK_VERSION}. */
+    /**
+     * Read once, when first asked: Spark's own {@code org.apache.spark.SPARK_VERSION}, which is
+     * {@code SparkBuildInfo.spark_version}. Read from there, as the package object initialises
+     * more (its short version through Scala regular expressions) that the simulator never uses.
+     */
     private static final class ClassPath {
-        static final String VERSION_TEXT = org.apache.spark.package$.MODULE$.SPARK_VERSION();
+        static final String VERSION_TEXT = org.apache.spark.SparkBuildInfo$.MODULE$.spark_version();
         static final SparkLine LINE = nearest(VERSION_TEXT);
 
         static {
