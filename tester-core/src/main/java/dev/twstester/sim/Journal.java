@@ -24,6 +24,9 @@ final class Journal {
     }
 
     void rollback() {
+        if (undo.isEmpty()) {
+            return; // nothing saved: every set is empty
+        }
         while (!undo.isEmpty()) {
             undo.pop().run();
         }
@@ -31,6 +34,9 @@ final class Journal {
     }
 
     void commit() {
+        if (undo.isEmpty()) {
+            return; // nothing saved: every set is empty
+        }
         undo.clear();
         clearSaved();
     }

@@ -143,12 +143,13 @@ final class Operator<K, I, O> {
         scope.batchTimestamp(planned.timestampMs());
         try {
             OperatorBatch.Partitions partitions = new OperatorBatch.Partitions(query.shufflePartitions(), keyCodec);
-            List<Bytes> keys = sortedKeys(input.byKey);
+            List<List<Bytes>> keys = partitions.split(sortedKeys(input.byKey));
             Map<Bytes, List<Object>> initial = planned.id() == 0 ? kind.initialRows(this) : Map.of();
-            List<Bytes> initialKeys = sortedKeys(initial);
+            List<List<Bytes>> initialKeys = partitions.split(sortedKeys(initial));
             for (int p = 0; p < partitions.count; p++) {
                 scope.countInto(batch.metricsOfTask());
-                new Task<>(this, batch, p, partitions, initial, initialKeys, keys, knownKey, keyObject, attempt).run();
+                new Task<>(this, batch, p, partitions, initial, initialKeys.get(p), keys.get(p), knownKey, keyObject,
+                        attempt).run();
             }
             scope.countInto(batch.metricsOfTask());
             int expired = store.store().removeExpired(planned.timestampMs());

@@ -84,7 +84,30 @@ final class OperatorBatch<K, I, O> {
         }
 
         int of(Bytes key) {
-            return count == 1 ? 0 : cache.computeIfAbsent(key, k -> keyCodec.partition(k.array(), count));
+            if (count == 1) {
+                return 0;
+            }
+            Integer partition = cache.get(key);
+            if (partition == null) {
+                partition = keyCodec.partition(key.array(), count);
+                cache.put(key, partition);
+            }
+            return partition;
+        }
+
+        /** {@code keys} split by partition, each partition's in the order given: one list per partition. */
+        List<List<Bytes>> split(List<Bytes> keys) {
+            if (count == 1) {
+                return List.of(keys);
+            }
+            List<List<Bytes>> byPartition = new ArrayList<>(count);
+            for (int p = 0; p < count; p++) {
+                byPartition.add(keys.isEmpty() ? List.of() : new ArrayList<>());
+            }
+            for (Bytes key : keys) {
+                byPartition.get(of(key)).add(key);
+            }
+            return byPartition;
         }
     }
 

@@ -41,6 +41,10 @@ final class Task<K, I, O> {
     private final int attempt;
     private StatefulProcessor<K, I, O> processor;
 
+    /**
+     * The task of {@code partition}: {@code initialKeys} and {@code inputKeys} are this partition's
+     * keys with initial state and with input, in key order.
+     */
     Task(Operator<K, I, O> operator, OperatorBatch<K, I, O> batch, int partition, OperatorBatch.Partitions partitions,
             Map<Bytes, List<Object>> initial, List<Bytes> initialKeys, List<Bytes> inputKeys, Bytes knownKey,
             K keyObject, int attempt) {
@@ -49,24 +53,11 @@ final class Task<K, I, O> {
         this.partition = partition;
         this.partitions = partitions;
         this.initial = initial;
-        this.initialKeys = mine(initialKeys);
-        this.inputKeys = mine(inputKeys);
+        this.initialKeys = initialKeys;
+        this.inputKeys = inputKeys;
         this.knownKey = knownKey;
         this.keyObject = keyObject;
         this.attempt = attempt;
-    }
-
-    private List<Bytes> mine(List<Bytes> keys) {
-        if (partitions.count == 1) {
-            return keys;
-        }
-        List<Bytes> out = new ArrayList<>();
-        for (Bytes key : keys) {
-            if (partitions.of(key) == partition) {
-                out.add(key);
-            }
-        }
-        return out;
     }
 
     /** Runs the task; its outputs, timers and metrics go into the batch. */

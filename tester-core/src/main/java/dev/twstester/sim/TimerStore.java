@@ -21,8 +21,11 @@ final class TimerStore {
     static final Comparator<Long> LIST_ORDER =
             (a, b) -> Long.compareUnsigned(Long.reverseBytes(a), Long.reverseBytes(b));
 
-    private static final Comparator<Timer> FIRE_ORDER =
-            Comparator.comparingLong(Timer::expiry).thenComparing(Timer::order);
+    /** By expiry, then by the key's order bytes (one comparator: the index compares on every change). */
+    private static final Comparator<Timer> FIRE_ORDER = (a, b) -> {
+        int byExpiry = Long.compare(a.expiry(), b.expiry());
+        return byExpiry != 0 ? byExpiry : a.order().compareTo(b.order());
+    };
 
     private final Map<Bytes, TreeSet<Long>> byKey = new HashMap<>();
     private final TreeSet<Timer> byExpiry = new TreeSet<>(FIRE_ORDER);
@@ -42,6 +45,11 @@ final class TimerStore {
      * or with UnsafeRow bytes (null); the timers kept are re-indexed.
      */
     void avroOrder(org.apache.spark.sql.Encoder<?> keyEncoder) {
+        if (byExpiry.isEmpty()) { // nothing to re-index (a new store)
+            avroKeys = keyEncoder;
+            orderOfKey.clear();
+            return;
+        }
         Map<Bytes, long[]> data = copyData();
         avroKeys = keyEncoder;
         orderOfKey.clear();
@@ -82,6 +90,9 @@ final class TimerStore {
 
     /** Snapshot of every timer with expiry at or below {@code threshold}, in firing order. */
     List<Timer> expired(long threshold) {
+        if (byExpiry.isEmpty() || byExpiry.first().expiry() > threshold) {
+            return List.of();
+        }
         List<Timer> due = new ArrayList<>();
         for (Timer t : byExpiry) {
             if (t.expiry() > threshold) {
