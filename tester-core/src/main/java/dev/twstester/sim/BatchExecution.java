@@ -57,7 +57,9 @@ final class BatchExecution<K, I, O> {
             checkpoint.abandon(planned);
             throw t;
         }
-        operators.forEach(op -> op.store().commit());
+        for (Operator<?, ?, ?> op : operators) {
+            op.store().commit();
+        }
         checkpoint.commit(planned, ran.get(0).input.maxEventTimeMs, delayMs);
         return result(rows, ran);
     }

@@ -301,31 +301,38 @@ final class Operator<K, I, O> {
         return driver;
     }
 
-    /**
-     * Spark's {@code withStatefulProcessorErrorHandling} (4.1 on): Spark errors as they are, the
-     * user's exceptions wrapped (checked ones thrown without being declared, e.g. by Lombok's
-     * {@code @SneakyThrows} or Kotlin, too), {@link Error}s not. Spark 4.0 wraps nothing: see
-     * {@link #unwrapped}.
-     */
+    /** Calls a user function that returns a value; its exception as {@link #userFailure} says. */
     <R> R callSync(String function, Object key, long batchId, Supplier<R> call) {
         try {
             return call.get();
         } catch (Exception e) {
-            if (kind.passesHandlerErrors() || e instanceof SparkThrowable st && st.getCondition() != null) {
-                throw e;
-            }
-            if (!options.sparkLine().wrapsUserFunctionErrors()) {
-                throw unwrapped(function, key, batchId, e);
-            }
-            throw ProcessorException.userFunction(function, key, batchId, e);
+            throw userFailure(function, key, batchId, e);
         }
     }
 
+    /** Calls a user function that returns nothing; its exception as {@link #userFailure} says. */
     void run(String function, Object key, long batchId, Runnable call) {
-        callSync(function, key, batchId, () -> {
+        try {
             call.run();
-            return null;
-        });
+        } catch (Exception e) {
+            throw userFailure(function, key, batchId, e);
+        }
+    }
+
+    /**
+     * Spark's {@code withStatefulProcessorErrorHandling} (4.1 on): Spark errors as they are, the
+     * user's exceptions wrapped (checked ones thrown without being declared, e.g. by Lombok's
+     * {@code @SneakyThrows} or Kotlin, too), {@link Error}s not (they are never caught). Spark 4.0
+     * wraps nothing: see {@link #unwrapped}.
+     */
+    private RuntimeException userFailure(String function, Object key, long batchId, Exception e) {
+        if (kind.passesHandlerErrors() || e instanceof SparkThrowable st && st.getCondition() != null) {
+            return Sneaky.raise(e);
+        }
+        if (!options.sparkLine().wrapsUserFunctionErrors()) {
+            return unwrapped(function, key, batchId, e);
+        }
+        return ProcessorException.userFunction(function, key, batchId, e);
     }
 
     /**

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.streaming.TimeMode;
@@ -46,15 +45,18 @@ final class StateStore {
     }
 
     <T> ValueVariable<T> value(String name, Encoder<T> encoder, long ttlMs) {
-        return variable(name, ValueVariable.class, () -> new ValueVariable<>(name, values(encoder), ttlMs, scope, encoder));
+        ValueVariable<T> existing = existing(name, ValueVariable.class);
+        return existing != null ? existing : add(new ValueVariable<>(name, values(encoder), ttlMs, scope, encoder));
     }
 
     <T> ListVariable<T> list(String name, Encoder<T> encoder, long ttlMs) {
-        return variable(name, ListVariable.class, () -> new ListVariable<>(name, values(encoder), ttlMs, scope, encoder));
+        ListVariable<T> existing = existing(name, ListVariable.class);
+        return existing != null ? existing : add(new ListVariable<>(name, values(encoder), ttlMs, scope, encoder));
     }
 
     <MK, MV> MapVariable<MK, MV> map(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder, long ttlMs) {
-        return variable(name, MapVariable.class, () -> new MapVariable<>(name, codec(keyEncoder), values(keyEncoder),
+        MapVariable<MK, MV> existing = existing(name, MapVariable.class);
+        return existing != null ? existing : add(new MapVariable<>(name, codec(keyEncoder), values(keyEncoder),
                 values(valueEncoder), ttlMs, scope, keyEncoder, valueEncoder));
     }
 
@@ -111,18 +113,19 @@ final class StateStore {
         return codec.immutable() ? Codec.checked(codec) : Codec.encoded(codec);
     }
 
+    /** The variable {@code name} if there is one, which must be of {@code kind}; else null. */
     @SuppressWarnings("unchecked")
-    private <V extends StateVariable> V variable(String name, Class<?> kind, Supplier<V> create) {
+    private <V extends StateVariable> V existing(String name, Class<?> kind) {
         StateVariable existing = variables.get(name);
-        if (existing == null) {
-            V created = create.get();
-            variables.put(name, created);
-            return created;
-        }
-        if (!kind.isInstance(existing)) {
+        if (existing != null && !kind.isInstance(existing)) {
             throw new IllegalStateException("state variable '" + name + "' is a " + existing.kind()
                     + " state; it cannot also be obtained as another kind: give each variable its own name");
         }
         return (V) existing;
+    }
+
+    private <V extends StateVariable> V add(V created) {
+        variables.put(created.name, created);
+        return created;
     }
 }
