@@ -60,6 +60,21 @@ class LiveMultiOperatorTest {
     }
 
     /**
+     * Runs {@code query} on {@link MultiOperatorQueryTest#story()} in the simulator and live,
+     * requires the same batches of every operator and the same end state, and returns the live run.
+     */
+    private static <O> LiveOutcome<String, Event, O> agreeOnStory(TwsQuery<String, Event, O> query) {
+        TwsSimulator<String, Event, O> sim = new TwsSimulator<>(query);
+        RunResult<String, Event, O> simRun = sim.run(MultiOperatorQueryTest.story());
+        LiveOutcome<String, Event, O> live = LiveRunner.of(query).runWithEndState(MultiOperatorQueryTest.story());
+        assertSame(simRun, live.run(), query.operators().size());
+        assertThat(SAME.stateDifferences(sim.snapshot(), live.endState())).isEmpty();
+        assertThat(live.endState().operatorCount()).isEqualTo(query.operators().size());
+        assertThat(live.run().outputs()).isNotEmpty().containsExactlyElementsOf(simRun.outputs());
+        return live;
+    }
+
+    /**
      * A middle operator with timers: passes each row on and counts it in "seen"; a row that is not an
      * echo registers an event-time timer 2 s after its event time, which emits an "echo" row at its expiry.
      */
@@ -106,15 +121,8 @@ class LiveMultiOperatorTest {
 
     @Test
     void three_operators_run_batch_by_batch_as_the_simulator_runs_them_and_end_in_its_state() {
-        TwsQuery<String, Event, OutEvent> query = MultiOperatorQueryTest.three();
-        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(query);
-        RunResult<String, Event, OutEvent> simRun = sim.run(MultiOperatorQueryTest.story());
+        LiveOutcome<String, Event, OutEvent> live = agreeOnStory(MultiOperatorQueryTest.three());
 
-        LiveOutcome<String, Event, OutEvent> live = LiveRunner.of(query).runWithEndState(MultiOperatorQueryTest.story());
-
-        assertSame(simRun, live.run(), 3);
-        assertThat(SAME.stateDifferences(sim.snapshot(), live.endState())).isEmpty();
-        assertThat(live.endState().operatorCount()).isEqualTo(3);
         assertThat(live.endState().variableNames(1)).containsExactly("seen");
         // each operator's own progress entry: Relay registered 1 timer in batch 0, Pass none, Tally 3
         BatchResult<String, Event, OutEvent> first = live.run().batches().get(0);
@@ -125,7 +133,6 @@ class LiveMultiOperatorTest {
             assertThat(batch.operators().get(1).input()).containsExactlyElementsOf((List) batch.operators().get(0).outputs());
             assertThat(batch.operators().get(2).input()).containsExactlyElementsOf((List) batch.operators().get(1).outputs());
         }
-        assertThat(live.run().outputs()).isNotEmpty().containsExactlyElementsOf(simRun.outputs());
     }
 
     @Test
@@ -163,15 +170,10 @@ class LiveMultiOperatorTest {
                 .keyBy(e -> e.getKey().substring(0, 1), Encoders.STRING())
                 .input(Encoders.bean(OutEvent.class))
                 .output(Encoders.STRING()));
-        TwsSimulator<String, Event, String> sim = new TwsSimulator<>(query);
-        RunResult<String, Event, String> simRun = sim.run(MultiOperatorQueryTest.story());
+        LiveOutcome<String, Event, String> live = agreeOnStory(query);
 
-        LiveOutcome<String, Event, String> live = LiveRunner.of(query).runWithEndState(MultiOperatorQueryTest.story());
-
-        assertSame(simRun, live.run(), 2);
         assertThat(live.run().outputs()).containsExactly("a: 4 rows", "b: 1 rows", "c: 1 rows");
         assertThat(live.run().operator(1).firedTimers()).extracting(FiredTimer::key).containsExactly("a", "b", "c");
-        assertThat(SAME.stateDifferences(sim.snapshot(), live.endState())).isEmpty();
     }
 
     /** Counts a team's rows per call and returns "team: N"; on a timeout, "team: N (timed out)", forgetting the team. */
@@ -202,13 +204,8 @@ class LiveMultiOperatorTest {
                 .keyBy(e -> e.getKey().substring(0, 1), Encoders.STRING())
                 .input(Encoders.bean(OutEvent.class))
                 .output(Encoders.STRING()));
-        TwsSimulator<String, Event, String> sim = new TwsSimulator<>(query);
-        RunResult<String, Event, String> simRun = sim.run(MultiOperatorQueryTest.story());
+        LiveOutcome<String, Event, String> live = agreeOnStory(query);
 
-        LiveOutcome<String, Event, String> live = LiveRunner.of(query).runWithEndState(MultiOperatorQueryTest.story());
-
-        assertSame(simRun, live.run(), 2);
         assertThat(live.run().outputs()).contains("a: 3", "b: 1", "a: 4 (timed out)", "b: 1 (timed out)");
-        assertThat(SAME.stateDifferences(sim.snapshot(), live.endState())).isEmpty();
     }
 }
