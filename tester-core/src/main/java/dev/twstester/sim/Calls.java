@@ -79,6 +79,13 @@ final class Calls<K, I, O> {
         return history;
     }
 
+    /** Tells the listeners that {@code next} now runs the new version of the query. */
+    void restartedWith(TwsSimulator<K, I, O> next) {
+        if (!listeners.isEmpty()) {
+            listeners.restartedWith(next);
+        }
+    }
+
     /** Tells the listeners of a committed batch. */
     void committed(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
         if (!listeners.isEmpty()) {
