@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A failing {@code @TwsTest} leaves {@code _timeline.html} in its trace folder: the test's batches,
- * each key's state and timers after each call, the failure. (The page's rendering is checked in
+ * each key's state and timers after each batch, the failure. (The page's rendering is checked in
  * Chromium by the samples' TimelinePageBrowserTest.)
  */
 class TraceTimelinePageTest {
@@ -40,13 +40,16 @@ class TraceTimelinePageTest {
         // the four batches of calls #1 and #3 (call #2 ran none), the keys a and b
         assertThat(all(html, "<rect class=\"col\" data-index=\"\\d+\" data-batch=\"(\\d+)\"")).containsExactly("0", "1", "2", "3");
         assertThat(all(html, "<g class=\"lane\" data-key=\"(\\w+)\"")).containsExactly("a", "b");
-        // state after call #1 (shown at batch 1) and call #3 (batch 3): count, kinds and perKind; b's gone after its timer
+        // state after each batch: count, kinds and perKind (the test's write of a's count between batches 1 and 2
+        // leaves its size); b's gone after its timer
         assertThat(all(html, "<title>(\\w after batch \\d: [^<]*)</title>")).containsExactly(
-                "a after batch 1: count=1 kinds=1 perKind=1", "a after batch 3: count=1 kinds=2 perKind=1",
-                "b after batch 1: count=1 kinds=1 perKind=1");
-        // b's timer: seen after call #1, fired in batch 3
+                "a after batch 0: count=1 kinds=1 perKind=1", "a after batch 1: count=1 kinds=1 perKind=1",
+                "a after batch 2: count=1 kinds=2 perKind=1", "a after batch 3: count=1 kinds=2 perKind=1",
+                "b after batch 0: count=1 kinds=1 perKind=1", "b after batch 1: count=1 kinds=1 perKind=1",
+                "b after batch 2: count=1 kinds=1 perKind=1");
+        // b's timer: registered in batch 0, fired in batch 3
         assertThat(all(html, "<g class=\"timer (\\w+\" data-key=\"\\w\" data-index=\"\\d)\"")).containsExactly(
-                "registered\" data-key=\"b\" data-index=\"1", "fired\" data-key=\"b\" data-index=\"3");
+                "registered\" data-key=\"b\" data-index=\"0", "fired\" data-key=\"b\" data-index=\"3");
         // batch 2's panel: the dropped row and the output
         int detail = html.indexOf("<div class=\"detail\" id=\"detail-2\"");
         assertThat(html.substring(detail, html.indexOf("</div>", detail)))
