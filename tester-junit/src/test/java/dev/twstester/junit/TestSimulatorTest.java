@@ -91,6 +91,32 @@ class TestSimulatorTest {
     }
 
     @Test
+    void after_restart_with_the_new_versions_calls_and_outputs_join_the_record() {
+        sim.runBatch(reading("a", 10, 0));
+        TwsSimulator<String, Reading, String> v2 = sim.restartWith(TallyProcessor.query());
+        v2.runBatch(reading("a", 11, 0));
+        v2.state().setValue("count", "a", 7L);
+
+        assertThat(sim.output().readAll()).containsExactly("a=1", "a=2");
+        assertThat(sim.timeline()).contains("""
+                #2 restartWith(next)
+                  new version: TallyProcessor, EventTime mode, Update output, watermark on ts delayed PT5S; the calls \
+                after this one run it
+                  no batch ran
+                  state: unchanged
+                #3 runBatch(1 row)
+                  batch 2 (data), processing time 1970-01-01T00:00:00Z""", """
+                #4 state().setValue("count", a, 7)
+                  no batch ran
+                  state changes:
+                    key a, value state count: 2 -> 7
+                now: watermark 1970-01-01T00:00:06Z, processing time 1970-01-01T00:00:00Z, next batch 4""");
+        sim.close();
+        assertThatThrownBy(() -> v2.runBatch(reading("a", 12, 0))).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("simulator 'sim' was closed by close()");
+    }
+
+    @Test
     void a_closed_simulator_refuses_every_call() {
         sim.close();
 
