@@ -6,10 +6,7 @@ import static dev.twstester.junit.assertj.TwsAssertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,9 +87,9 @@ class ChainRecordingTest {
         sim.saveTrace(dir);
 
         String html = Files.readString(dir.resolve("_timeline.html"), StandardCharsets.UTF_8);
-        assertThat(all(html, "<g class=\"lane\" data-key=\"(\\w+)\"")).containsExactly("a1", "a2", "b1");
+        assertThat(Kit.matches(html, "<g class=\"lane\" data-key=\"(\\w+)\"")).containsExactly("a1", "a2", "b1");
         // value state shows as its size, 1, after every batch
-        assertThat(all(html, "<title>(a1 after batch \\d: [^<]*)</title>")).containsExactly(
+        assertThat(Kit.matches(html, "<title>(a1 after batch \\d: [^<]*)</title>")).containsExactly(
                 "a1 after batch 0: seen=1", "a1 after batch 1: seen=1", "a1 after batch 2: seen=1",
                 "a1 after batch 3: seen=1");
         assertThat(html).contains("<p class=\"note\">The lanes are the first operator&#39;s keys; the outputs are the"
@@ -105,14 +102,5 @@ class ChainRecordingTest {
                 + "\"dev.twstester.junit.TallyProcessor\"]");
         assertThat(lines).contains("{\"call\":2,\"stateChange\":{\"operator\":1,\"key\":\"a\",\"kind\":\"value\","
                 + "\"variable\":\"count\",\"before\":\"2\",\"after\":null}}");
-    }
-
-    private static List<String> all(String text, String regex) {
-        Matcher m = Pattern.compile(regex).matcher(text);
-        List<String> out = new ArrayList<>();
-        while (m.find()) {
-            out.add(m.group(1));
-        }
-        return out;
     }
 }

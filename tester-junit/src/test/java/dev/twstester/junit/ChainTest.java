@@ -3,14 +3,11 @@ package dev.twstester.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
-import org.junit.platform.testkit.engine.Event;
 
 /**
  * The extension with queries of several operators, {@code keepHistory = false}, {@code restartWith}
@@ -52,11 +49,11 @@ class ChainTest {
         EngineExecutionResults results = Kit.run(ChainExamples.Strict.class, traces);
 
         results.testEvents().assertStatistics(s -> s.started(3).succeeded(1).failed(2));
-        assertThat(failure(results, "leaves_outputs_unread()")).hasMessage("""
+        assertThat(Kit.failure(results, "leaves_outputs_unread()")).hasMessage("""
                 strict mode (@TwsTest(strict = true)): simulator 'sim' left 1 output row unread:
                   batch 0: a=2
                 read them with sim.output().readAll() or assert them with TwsAssertions.assertThat(...).outputs()""");
-        assertThat(failure(results, "leaves_a_due_timer_in_the_second_operator()")).hasMessage("""
+        assertThat(Kit.failure(results, "leaves_a_due_timer_in_the_second_operator()")).hasMessage("""
                 strict mode (@TwsTest(strict = true)): simulator 'sim' has 1 due timer that did not fire (at or before \
                 the watermark 1970-01-01T00:00:05Z):
                   operator 1, key a at 1970-01-01T00:00:04Z
@@ -67,10 +64,7 @@ class ChainTest {
     void keep_history_false_keeps_the_last_calls_and_the_last_batches_of_a_call() {
         EngineExecutionResults results = Kit.run(ChainExamples.BoundedHistory.class, traces);
 
-        results.testEvents().failed().stream().findFirst().ifPresent(e -> {
-            throw new AssertionError("an example failed", Kit.failure(results));
-        });
-        results.testEvents().assertStatistics(s -> s.started(2).succeeded(2));
+        Kit.assertPassed(results, 2);
     }
 
     @Test
@@ -88,7 +82,7 @@ class ChainTest {
         EngineExecutionResults results = Kit.run(ChainExamples.RestartedWith.class, traces);
 
         results.testEvents().assertStatistics(s -> s.started(2).succeeded(1).failed(1));
-        assertThat(failure(results, "leaves_the_new_versions_outputs_unread()")).hasMessageContaining("""
+        assertThat(Kit.failure(results, "leaves_the_new_versions_outputs_unread()")).hasMessageContaining("""
                 simulator 'sim' left 1 output row unread:
                   batch 2: a=2""");
     }
@@ -108,16 +102,6 @@ class ChainTest {
     void outputs_asserted_in_before_all_count_as_read() {
         EngineExecutionResults results = Kit.run(ChainExamples.SharedInBeforeAll.class, traces);
 
-        results.testEvents().failed().stream().findFirst().ifPresent(e -> {
-            throw new AssertionError("the example failed", Kit.failure(results));
-        });
-        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
-    }
-
-    private static Throwable failure(EngineExecutionResults results, String test) {
-        List<Event> failed = results.testEvents().failed().list().stream()
-                .filter(e -> e.getTestDescriptor().getDisplayName().equals(test)).toList();
-        assertThat(failed).as("failed test " + test).hasSize(1);
-        return failed.get(0).getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        Kit.assertPassed(results, 1);
     }
 }
