@@ -81,17 +81,12 @@ public record Scenario<I>(List<Step<I>> steps) {
      */
     public record Input<I>(List<I> rows, Instant at) implements Step<I> {
         public Input {
-            rows = new ArrayList<>(Objects.requireNonNull(rows, "rows must not be null"));
-        }
-
-        @Override
-        public List<I> rows() {
-            return List.copyOf(rows);
+            rows = copy(rows);
         }
 
         @Override
         public <R> R applyTo(StepTarget<I, R> target) {
-            return target.batch(rows(), at);
+            return target.batch(rows, at);
         }
     }
 
@@ -102,17 +97,12 @@ public record Scenario<I>(List<Step<I>> steps) {
      */
     public record AddData<I>(List<I> rows) implements Step<I> {
         public AddData {
-            rows = new ArrayList<>(Objects.requireNonNull(rows, "rows must not be null"));
-        }
-
-        @Override
-        public List<I> rows() {
-            return List.copyOf(rows);
+            rows = copy(rows);
         }
 
         @Override
         public <R> R applyTo(StepTarget<I, R> target) {
-            return target.addData(rows());
+            return target.addData(rows);
         }
     }
 
@@ -153,6 +143,11 @@ public record Scenario<I>(List<Step<I>> steps) {
         public <R> R applyTo(StepTarget<I, R> target) {
             return target.start();
         }
+    }
+
+    /** An unmodifiable copy of a step's rows (a row may be null: the simulator's error then names it). */
+    private static <I> List<I> copy(List<I> rows) {
+        return java.util.Collections.unmodifiableList(new ArrayList<>(Objects.requireNonNull(rows, "rows must not be null")));
     }
 
     public static <I> Builder<I> builder() {

@@ -75,20 +75,20 @@ final class Checkpoint {
 
     /** Forces the watermark forward, as if input had moved it; never backwards. */
     void forceWatermark(Instant watermark) {
-        long ms = watermark.toEpochMilli();
-        if (ms < watermarkMs) {
-            throw new IllegalArgumentException("advanceWatermarkTo(" + watermark + ") is before the current watermark "
-                    + Instant.ofEpochMilli(watermarkMs) + "; watermarks never move backwards");
-        }
-        watermarkMs = ms;
+        watermarkMs = notBefore(watermark, watermarkMs, "advanceWatermarkTo(" + watermark + ") is before the current "
+                + "watermark", "watermarks never move backwards");
     }
 
-    /** {@code time} in epoch ms, checked not to be before the clock: processing time never moves backwards. */
+    /** {@code time} in epoch ms, checked not to be before the clock. */
     long checkClockMove(Instant time) {
+        return notBefore(time, processingTimeMs, "processing time " + time + " is before the current processing time",
+                "processing time never moves backwards");
+    }
+
+    private static long notBefore(Instant time, long currentMs, String what, String rule) {
         long ms = time.toEpochMilli();
-        if (ms < processingTimeMs) {
-            throw new IllegalArgumentException("processing time " + time + " is before the current processing time "
-                    + Instant.ofEpochMilli(processingTimeMs) + "; processing time never moves backwards");
+        if (ms < currentMs) {
+            throw new IllegalArgumentException(what + " " + Instant.ofEpochMilli(currentMs) + "; " + rule);
         }
         return ms;
     }

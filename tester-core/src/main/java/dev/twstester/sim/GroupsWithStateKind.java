@@ -1,8 +1,6 @@
 package dev.twstester.sim;
 
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -71,13 +69,7 @@ final class GroupsWithStateKind<K, I, O> implements OperatorKind<K, I, O> {
         boolean byReference = op.fidelity() == Fidelity.FAST && init.encoder().equals(stateEncoder);
         KeyCodec<S> from = byReference ? null : KeyCodec.of(init.encoder());
         KeyCodec<?> to = byReference ? null : KeyCodec.of(stateEncoder);
-        Map<Bytes, List<Object>> byKey = new LinkedHashMap<>();
-        for (Map.Entry<K, S> e : init.rows()) {
-            S value = e.getValue();
-            Object state = value == null || byReference ? value : to.decode(from.encode(value));
-            byKey.computeIfAbsent(new Bytes(op.keyCodec().encode(e.getKey())), k -> new ArrayList<>()).add(state);
-        }
-        return byKey;
+        return OperatorKind.byKey(op, init, value -> value == null || byReference ? value : to.decode(from.encode(value)));
     }
 
     /**

@@ -42,6 +42,17 @@ interface OperatorKind<K, I, O> {
     /** Batch 0's initial-state rows by encoded key, as the handlers receive them. */
     Map<Bytes, List<Object>> initialRows(Operator<K, I, O> operator);
 
+    /** {@code init}'s values by encoded key, in the order given, each as {@code value} makes it. */
+    static <K, S> Map<Bytes, List<Object>> byKey(Operator<K, ?, ?> operator, TwsQuery.InitialState<K, S> init,
+            java.util.function.Function<S, Object> value) {
+        Map<Bytes, List<Object>> byKey = new java.util.LinkedHashMap<>();
+        for (Map.Entry<K, S> e : init.rows()) {
+            byKey.computeIfAbsent(new Bytes(operator.keyCodec().encode(e.getKey())), k -> new java.util.ArrayList<>())
+                    .add(value.apply(e.getValue()));
+        }
+        return byKey;
+    }
+
     /** One task's keys: initial state (batch 0) and each key's input, in Spark's order. */
     void processKeys(Task<K, I, O> task);
 

@@ -36,11 +36,7 @@ final class SimHandle implements StatefulProcessorHandle {
 
     @Override
     public <T> ValueState<T> getValueState(String name, Encoder<T> encoder, TTLConfig ttl) {
-        verifyState("get_value_state");
-        long ttlMs = ttlMs(name, ttl);
-        ValueState<T> view = store.value(name, encoder, ttlMs).view();
-        store.scope().metrics().add(ttlMs > 0 ? "numValueStateWithTTLVars" : "numValueStateVars", 1);
-        return view;
+        return obtain("get_value_state", name, ttl, "numValueState", ttlMs -> store.value(name, encoder, ttlMs).view());
     }
 
     @Override
@@ -50,11 +46,7 @@ final class SimHandle implements StatefulProcessorHandle {
 
     @Override
     public <T> ListState<T> getListState(String name, Encoder<T> encoder, TTLConfig ttl) {
-        verifyState("get_list_state");
-        long ttlMs = ttlMs(name, ttl);
-        ListState<T> view = store.list(name, encoder, ttlMs).view();
-        store.scope().metrics().add(ttlMs > 0 ? "numListStateWithTTLVars" : "numListStateVars", 1);
-        return view;
+        return obtain("get_list_state", name, ttl, "numListState", ttlMs -> store.list(name, encoder, ttlMs).view());
     }
 
     @Override
@@ -65,17 +57,26 @@ final class SimHandle implements StatefulProcessorHandle {
     @Override
     public <MK, MV> MapState<MK, MV> getMapState(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder,
             TTLConfig ttl) {
-        verifyState("get_map_state");
-        long ttlMs = ttlMs(name, ttl);
-        MapState<MK, MV> view = store.map(name, keyEncoder, valueEncoder, ttlMs).view();
-        store.scope().metrics().add(ttlMs > 0 ? "numMapStateWithTTLVars" : "numMapStateVars", 1);
-        return view;
+        return obtain("get_map_state", name, ttl, "numMapState",
+                ttlMs -> store.map(name, keyEncoder, valueEncoder, ttlMs).view());
     }
 
     @Override
     public <MK, MV> MapState<MK, MV> getMapState(String name, TTLConfig ttl, Encoder<MK> keyEncoder,
             Encoder<MV> valueEncoder) {
         return getMapState(name, keyEncoder, valueEncoder, ttl);
+    }
+
+    /**
+     * A state variable obtained through {@code api}: the handle's state checked, TTL validated, the
+     * variable made or found, and the task's {@code metric + "Vars"} (or {@code "WithTTLVars"}) counted.
+     */
+    private <V> V obtain(String api, String name, TTLConfig ttl, String metric, java.util.function.LongFunction<V> view) {
+        verifyState(api);
+        long ttlMs = ttlMs(name, ttl);
+        V made = view.apply(ttlMs);
+        store.scope().metrics().add(metric + (ttlMs > 0 ? "WithTTLVars" : "Vars"), 1);
+        return made;
     }
 
     @Override

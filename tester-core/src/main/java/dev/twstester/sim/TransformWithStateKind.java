@@ -1,7 +1,5 @@
 package dev.twstester.sim;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,12 +48,7 @@ final class TransformWithStateKind<K, I, O> implements OperatorKind<K, I, O> {
 
     private static <K, S> Map<Bytes, List<Object>> rows(Operator<K, ?, ?> op, TwsQuery.InitialState<K, S> init) {
         Codec<S> valueCodec = op.store().store().values(init.encoder());
-        Map<Bytes, List<Object>> byKey = new LinkedHashMap<>();
-        for (Map.Entry<K, S> e : init.rows()) {
-            byKey.computeIfAbsent(new Bytes(op.keyCodec().encode(e.getKey())), k -> new ArrayList<>())
-                    .add(valueCodec.load(valueCodec.store(e.getValue())));
-        }
-        return byKey;
+        return OperatorKind.byKey(op, init, value -> valueCodec.load(valueCodec.store(value)));
     }
 
     @Override

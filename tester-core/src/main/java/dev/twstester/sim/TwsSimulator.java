@@ -435,7 +435,7 @@ public class TwsSimulator<K, I, O> {
         if (!waiting.isEmpty()) {
             deployed.loop.addData(waiting);
         }
-        deployed.calls.record(deployed.loop.start());
+        deployed.loop.start(); // its batches are kept in the history as they commit
         return deployed;
     }
 

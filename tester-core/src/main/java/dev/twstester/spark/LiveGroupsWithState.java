@@ -42,12 +42,14 @@ final class LiveGroupsWithState<K, I, S, O> {
     private final TaskReports reports;
     private final Encoder<K> keyEncoder;
     /** The timeout each key's last call left, by encoded key (no entry: none). */
-    private final Map<ByteBuffer, Long> timeouts = new HashMap<>();
+    private final Map<ByteBuffer, Long> timeouts;
 
-    private LiveGroupsWithState(GroupsWithState<K, I, S, O> function, TaskReports reports, Encoder<K> keyEncoder) {
+    private LiveGroupsWithState(GroupsWithState<K, I, S, O> function, TaskReports reports, Encoder<K> keyEncoder,
+            Map<ByteBuffer, Long> timeouts) {
         this.function = function;
         this.reports = reports;
         this.keyEncoder = keyEncoder;
+        this.timeouts = timeouts;
     }
 
     /** The live side of {@code query}'s legacy function, or null for a transformWithState query. */
@@ -60,7 +62,19 @@ final class LiveGroupsWithState<K, I, S, O> {
 
     private static <K, I, S, O> LiveGroupsWithState<K, I, S, O> create(GroupsWithState<K, I, S, O> function,
             TaskReports reports, Encoder<K> keyEncoder) {
-        return new LiveGroupsWithState<>(function, reports, keyEncoder);
+        return new LiveGroupsWithState<>(function, reports, keyEncoder, new HashMap<>());
+    }
+
+    /**
+     * The live side of {@code next}'s function, a new version of this one started on the same
+     * checkpoint: the same reports, and the timeouts the keys' last calls left.
+     */
+    LiveGroupsWithState<K, I, ?, O> withFunctionOf(TwsQuery<K, I, O> next) {
+        return withFunction(next.groupsWithState().orElseThrow());
+    }
+
+    private <S2> LiveGroupsWithState<K, I, S2, O> withFunction(GroupsWithState<K, I, S2, O> next) {
+        return new LiveGroupsWithState<>(next, reports, keyEncoder, timeouts);
     }
 
     /** The query's output mode: Spark requires the operator's ({@code Update()} for mapGroupsWithState). */
