@@ -69,6 +69,13 @@ final class Calls<K, I, O> {
         return history;
     }
 
+    /** Tells the listeners that {@code next} now runs the new version of the query. */
+    void restartedWith(TwsSimulator<K, I, O> next) {
+        if (!listeners.isEmpty()) {
+            listeners.restartedWith(next);
+        }
+    }
+
     /**
      * Keeps a committed batch in the history (when kept), as it commits: a call that fails later
      * leaves the batches it committed before the failure there; and tells the listeners.

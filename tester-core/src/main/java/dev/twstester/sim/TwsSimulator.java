@@ -430,6 +430,7 @@ public class TwsSimulator<K, I, O> {
         Restarts.restoreEvolved(deployed.operators, checkpointed);
         deployed.position(checkpointed.position());
         deployed.calls.history().addAll(calls.history());
+        calls.restartedWith(deployed);
         List<I> waiting = loop.waiting();
         if (!waiting.isEmpty()) {
             deployed.loop.addData(waiting);
@@ -563,13 +564,14 @@ public class TwsSimulator<K, I, O> {
     }
 
     private <K2> StateView<K2> view(Operator<K2, ?, ?> op) {
-        return new StateView<>(op.store(), checkpoint::processingTimeMs, this::stateWrite);
+        String viewCall = op == operators.get(0) ? "state()." : "state(" + operators.indexOf(op) + ").";
+        return new StateView<>(op.store(), checkpoint::processingTimeMs,
+                (description, write) -> stateWrite(viewCall + description, write));
     }
 
-    /** A write through a {@link StateView}: a call of its own, not replayable on a streaming query. */
+    /** A write through a {@link StateView} ({@code state(1).clear(...)}): a call of its own, not replayable live. */
     private void stateWrite(String description, Runnable write) {
-        calls.run(() -> new SimulatorCall<>(
-                "state()." + description, List.of(), SimulatorCall.STATE_WRITE_NOT_REPLAYABLE),
+        calls.run(() -> new SimulatorCall<>(description, List.of(), SimulatorCall.STATE_WRITE_NOT_REPLAYABLE),
                 () -> {
             write.run();
             return List.of();
