@@ -67,7 +67,7 @@ final class ExpectedRun {
             String message = e.getMessage().startsWith("line ")
                     ? file + ":" + e.getMessage().substring("line ".length())
                     : file + ": " + e.getMessage();
-            throw CliException.invalidInput(JsonLinesReader.oneLine(message)
+            throw CliException.invalidInput(Failures.oneLine(message)
                     + "; --expect reads what replay --format json wrote", e);
         }
     }

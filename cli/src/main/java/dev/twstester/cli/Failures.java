@@ -122,7 +122,8 @@ final class Failures {
         return null;
     }
 
-    private static String oneLine(String s) {
-        return JsonLinesReader.oneLine(s);
+    /** {@code s} on one line: line breaks and the spaces around them become one space. */
+    static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").strip();
     }
 }

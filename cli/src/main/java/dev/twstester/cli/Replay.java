@@ -273,7 +273,7 @@ final class Replay<K, I, O> {
                 throw new StepFailure(queryName + ": the driver-side init/close pass at query start", -1, e);
             }
             if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
-                throw CliException.usage("--query " + queryName + ": " + JsonLinesReader.oneLine(e.getMessage()), e);
+                throw CliException.usage("--query " + queryName + ": " + Failures.oneLine(e.getMessage()), e);
             }
             throw e;
         }

@@ -1,4 +1,4 @@
-package dev.twstester.cli;
+package dev.twstester.io;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -42,7 +42,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
-import dev.twstester.io.SparkTimestamps;
+import dev.twstester.internal.SparkTimes;
 
 /**
  * Reads a JSON line the way Spark 4.2.0's JSON file source ({@code spark.read().schema(s).json(path)},
@@ -65,7 +65,7 @@ import dev.twstester.io.SparkTimestamps;
  * does not take is null in its field (each such field is reported through {@link Result#problems});
  * a line that is not JSON, or is not an object or an array of objects, is {@link Unreadable}.
  */
-final class SparkJsonRows {
+final class SparkJsonParser {
     /** The live runner's session time zone. */
     static final ZoneId ZONE = ZoneOffset.UTC;
 
@@ -138,15 +138,15 @@ final class SparkJsonRows {
     private final JsonFactory factory;
     private final Converter root;
 
-    private SparkJsonRows(StructType schema, JsonFactory factory) {
+    private SparkJsonParser(StructType schema, JsonFactory factory) {
         this.schema = schema;
         this.factory = factory;
         this.root = converter(schema, true);
     }
 
     /** A reader for {@code schema}, or null when a type in it is not one this reads as Spark does. */
-    static SparkJsonRows forSchema(StructType schema) {
-        return supported(schema) ? new SparkJsonRows(schema, sparkFactory()) : null;
+    static SparkJsonParser forSchema(StructType schema) {
+        return supported(schema) ? new SparkJsonParser(schema, sparkFactory()) : null;
     }
 
     /** Whether every type in {@code type} is one this class reads as Spark does. */
@@ -221,7 +221,7 @@ final class SparkJsonRows {
             // valid JSON that Jackson fails on midway (an invalid base64 value leaves the parser inside
             // the string): Spark's PERMISSIVE mode reads a row of nulls, and so do we, with a warning
             return new Result(List.of(RowFactory.create(new Object[schema.fields().length])),
-                    List.of("every field (Jackson stops inside the line: " + JsonLinesReader.oneLine(e.getMessage())
+                    List.of("every field (Jackson stops inside the line: " + JsonRows.oneLine(e.getMessage())
                             .replaceAll("\\s*at \\[Source: [^\\]]*\\]", "").replaceAll(" \\(start marker\\)", "") + ")"),
                     context.unknown, context.notes, false);
         }
@@ -242,7 +242,7 @@ final class SparkJsonRows {
     }
 
     private static String describe(JsonParser p) throws IOException {
-        return JsonLinesReader.oneLine(p.getText());
+        return JsonRows.oneLine(p.getText());
     }
 
     private static boolean nextUntil(JsonParser p, JsonToken stop) throws IOException {
@@ -263,7 +263,7 @@ final class SparkJsonRows {
         if (t == JsonToken.VALUE_STRING && p.getTextLength() < 1) {
             return new Failure("an empty string is not a " + type.simpleString());
         }
-        return new Failure("cannot read " + JsonLinesReader.oneLine(text(p, t)) + " as " + type.simpleString());
+        return new Failure("cannot read " + JsonRows.oneLine(text(p, t)) + " as " + type.simpleString());
     }
 
     private static String text(JsonParser p, JsonToken t) throws IOException {
@@ -384,7 +384,7 @@ final class SparkJsonRows {
                 } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     Long micros = timestampMicros(p.getText());
                     if (micros != null) {
-                        return SparkTimestamps.toJavaTimestamp(micros);
+                        return SparkTimes.toJavaTimestamp(micros);
                     }
                 } else if (t == JsonToken.VALUE_NUMBER_INT) {
                     long seconds;
@@ -395,10 +395,10 @@ final class SparkJsonRows {
                     }
                     if (seconds < FIRST_YEAR_SECONDS || seconds > LAST_YEAR_SECONDS) {
                         c.notes.add("field \"" + path + "\": " + seconds + " is read as seconds since the epoch, as Spark"
-                                + " reads a JSON integer for a timestamp (" + SparkTimestamps.toJavaTimestamp(seconds * 1_000_000L)
+                                + " reads a JSON integer for a timestamp (" + SparkTimes.toJavaTimestamp(seconds * 1_000_000L)
                                         .toInstant() + "); if it is milliseconds, write seconds or an ISO-8601 string");
                     }
-                    return SparkTimestamps.toJavaTimestamp(seconds * 1_000_000L);
+                    return SparkTimes.toJavaTimestamp(seconds * 1_000_000L);
                 }
                 throw cannotConvert(p, t, type);
             };
@@ -412,7 +412,7 @@ final class SparkJsonRows {
                         return p.getBinaryValue();
                     } catch (IOException e) {
                         // not p.getText() first: that would change where Jackson stops, as Spark's parser does not
-                        throw new Failure("not valid base64 for binary: " + JsonLinesReader.oneLine(e.getMessage())
+                        throw new Failure("not valid base64 for binary: " + JsonRows.oneLine(e.getMessage())
                                 .replaceAll("\\s*at \\[Source: [^\\]]*\\]", ""));
                     }
                 }
@@ -461,7 +461,7 @@ final class SparkJsonRows {
                 Failure bad = null;
                 while (nextUntil(p, JsonToken.END_OBJECT)) {
                     String key = p.currentName();
-                    String at = JsonPaths.child(path, key);
+                    String at = JsonRows.child(path, key);
                     try {
                         out.put(key, value.convert(p, at, c));
                     } catch (Partial e) {
@@ -508,11 +508,11 @@ final class SparkJsonRows {
                 String name = p.currentName();
                 Integer i = name == null ? null : index.get(name);
                 if (i == null) {
-                    c.unknown.add(JsonPaths.child(path, String.valueOf(name)));
+                    c.unknown.add(JsonRows.child(path, String.valueOf(name)));
                     p.skipChildren();
                     continue;
                 }
-                String at = JsonPaths.child(path, name);
+                String at = JsonRows.child(path, name);
                 try {
                     values[i] = converters[i].convert(p, at, c);
                 } catch (Partial e) {
@@ -520,7 +520,7 @@ final class SparkJsonRows {
                     values[i] = e.value;
                 } catch (Failure | IOException e) {
                     bad = true;
-                    c.problems.add("field \"" + at + "\": " + JsonLinesReader.oneLine(e.getMessage()));
+                    c.problems.add("field \"" + at + "\": " + JsonRows.oneLine(e.getMessage()));
                     p.skipChildren();
                 }
             }
@@ -573,19 +573,6 @@ final class SparkJsonRows {
             return RebaseDateTime.rebaseJulianToGregorianDays(Integer.parseInt(text));
         } catch (NumberFormatException e) {
             return null;
-        }
-    }
-
-    StructType schema() {
-        return schema;
-    }
-
-    /** Field paths in messages: {@code inner.n}, {@code list[0].n}. */
-    static final class JsonPaths {
-        private JsonPaths() {}
-
-        static String child(String path, String name) {
-            return path.isEmpty() ? name : path + "." + name;
         }
     }
 }
