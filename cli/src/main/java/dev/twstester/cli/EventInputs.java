@@ -12,6 +12,7 @@ import java.util.Optional;
 import dev.twstester.io.EncoderRows;
 import dev.twstester.io.JsonLines;
 import dev.twstester.io.JsonLinesException;
+import dev.twstester.io.ScenarioPlan;
 
 /**
  * The rows of a replay's event files. Every file is read once before the first batch runs, so that
@@ -74,9 +75,9 @@ final class EventInputs<I> {
             PrintWriter notes, boolean keepAll, long keepRows) {
         JsonLines<I> first = JsonLines.of(codec, notes::println);
         Map<EventFile, Integer> uses = new LinkedHashMap<>();
-        for (ReplayPlan.Entry step : plan.steps()) {
-            if (step.file() != null) {
-                uses.merge(step.file(), 1, Integer::sum);
+        for (ScenarioPlan.Step step : plan.steps()) {
+            if (step.hasRows()) {
+                uses.merge(plan.file(step), 1, Integer::sum);
             }
         }
         Map<EventFile, List<I>> kept = new HashMap<>();

@@ -388,7 +388,7 @@ public final class ReplayCommand implements Callable<Integer> {
         boolean processingTime = q.timeMode().equals(TimeMode.ProcessingTime());
         ReplayPlan result;
         if (planFile != null) {
-            result = ReplayPlan.read(planFile, planFile.toString(), files);
+            result = ReplayPlan.read(planFile, files);
         } else {
             Duration interval = batchInterval;
             if (interval == null && processingTime && q.triggerIntervalMs() == 0 && times.size() < files.size()) {
