@@ -21,6 +21,8 @@ import dev.twstester.io.EncoderRows;
 import dev.twstester.io.ScenarioPlan;
 import dev.twstester.report.TimelinePage;
 import dev.twstester.sim.NondeterministicBatchException;
+import dev.twstester.sim.StateDump;
+import dev.twstester.sim.StateSnapshot;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.CheckpointState;
 
@@ -29,7 +31,8 @@ import dev.twstester.spark.CheckpointState;
  * (reporting each batch with the file, tick or start that caused it, each stop and restart, and
  * rows and ticks that ran nothing), then optionally the same steps on live Spark and a saved run
  * to compare with ({@link ReplayComparison}). Without a comparison the replay streams: what a step
- * ran is reported and let go before the next step.
+ * ran is reported and let go before the next step. Any number of stateful operators: the report
+ * shows each operator's view of a batch, and its state.
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -157,7 +160,25 @@ final class Replay<K, I, O> {
         }
     }
 
-    /** What the batches of a replay add up to, counted as they run. */
+    /** Each operator's keys with state or timers, in plan order. */
+    static List<List<?>> keysWithState(TwsSimulator<?, ?, ?> sim) {
+        List<List<?>> keys = new ArrayList<>();
+        for (int i = 0; i < sim.query().operators().size(); i++) {
+            keys.add(sim.state(i).keys());
+        }
+        return keys;
+    }
+
+    /** Each operator's state now, in plan order. */
+    private static List<StateDump<?>> dumps(TwsSimulator<?, ?, ?> sim) {
+        List<StateDump<?>> dumps = new ArrayList<>();
+        for (int i = 0; i < sim.query().operators().size(); i++) {
+            dumps.add(sim.state(i).dump());
+        }
+        return dumps;
+    }
+
+    /** What the batches of a replay add up to, counted as they run, over every operator. */
     static final class Totals {
         private int batches;
         private long outputs;
@@ -167,8 +188,10 @@ final class Replay<K, I, O> {
         void add(BatchResult<?, ?, ?> b) {
             batches++;
             outputs += b.outputs().size();
-            timersFired += b.firedTimers().size();
-            droppedLate += b.droppedLate().size();
+            for (BatchResult<?, ?, ?> operator : b.operators()) {
+                timersFired += operator.firedTimers().size();
+                droppedLate += operator.droppedLate().size();
+            }
         }
 
         int batches() {
@@ -224,7 +247,7 @@ final class Replay<K, I, O> {
         if (checkpointBatchId != null) {
             reader.batchId(checkpointBatchId);
         }
-        dev.twstester.sim.StateSnapshot state;
+        StateSnapshot state;
         try {
             state = reader.read(checkpoint);
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -232,9 +255,21 @@ final class Replay<K, I, O> {
         }
         sim.restore(state);
         progress.println("twstester: started from the checkpoint's batch " + (state.nextBatchId() - 1) + ": "
-                + keys(sim.state().keys().size()) + " with state or timers, watermark " + state.watermark()
+                + keysText(keysWithState(sim)) + " with state or timers, watermark " + state.watermark()
                 + ", processing time " + state.processingTime() + "; the next batch is " + state.nextBatchId());
         progress.flush();
+    }
+
+    /** {@code 2 keys}, or per operator: {@code 2 keys in operator 0, 1 key in operator 1}. */
+    private static String keysText(List<List<?>> keys) {
+        if (keys.size() == 1) {
+            return keys(keys.get(0).size());
+        }
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            parts.add(keys(keys.get(i).size()) + " in operator " + i);
+        }
+        return String.join(", ", parts);
     }
 
     private static String keys(int n) {
@@ -287,7 +322,7 @@ final class Replay<K, I, O> {
             }
             reportStop();
             boolean pending = sim.noDataBatchPending() && !query.timeMode().equals(TimeMode.ProcessingTime());
-            report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys(),
+            report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), keysWithState(sim),
                     pending ? sim.nextTriggerTime() : null);
         }
 
@@ -397,9 +432,7 @@ final class Replay<K, I, O> {
                 }
                 restarted &= !batch.hadInput();
                 totals.add(batch);
-                StateSnapshot<K> state = settings.showState() && b == batches.size() - 1
-                        ? StateSnapshot.of(sim.state()) : null;
-                report.batch(batch, cause, state);
+                report.batch(batch, cause, settings.showState() && b == batches.size() - 1 ? dumps(sim) : null);
             }
             return ran;
         }

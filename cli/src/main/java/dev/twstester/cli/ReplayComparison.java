@@ -2,6 +2,8 @@ package dev.twstester.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,7 +21,9 @@ import dev.twstester.spark.LiveRunner;
 /**
  * The simulator's run of a replay compared with another run of the same steps: live Spark's
  * ({@code --live}), batch by batch and then the end states, or a run saved earlier
- * ({@code --expect}), batch by batch.
+ * ({@code --expect}), batch by batch. For a query of several stateful operators every operator's
+ * view of every batch is compared (its input, late rows, outputs, timers and metrics), each
+ * difference named with its operator: {@code operator 1 (HourlyDigest): batch 7 (no data batch): ...}.
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -66,7 +70,8 @@ final class ReplayComparison<K, I, O> {
         } else if (!differences.isEmpty()) {
             endState = Report.EndState.notCompared("the batches differ; the end states are compared when they agree");
         } else {
-            endState = Report.EndState.compared(simulatedState.nextBatchId() - 1, sim.state().keys().size(),
+            endState = Report.EndState.compared(simulatedState.nextBatchId() - 1, Replay.keysWithState(sim).stream()
+                            .mapToInt(List::size).sum(),
                     RunComparison.simulatorVsSpark().stateDifferences(simulatedState, live.endState()));
         }
         report.comparison("spark", "live Spark", live.run(), differences, causes, endState);
@@ -89,9 +94,30 @@ final class ReplayComparison<K, I, O> {
         return summarize("expected run " + expected, differences);
     }
 
-    private static List<RunDifference> batchDifferences(String otherName, RunResult<?, ?, ?> simulated,
-            RunResult<?, ?, ?> other) {
-        return RunComparison.between("simulator", otherName).differences(simulated, other);
+    /**
+     * The differences between the two runs: of the query's batches for one operator, else of each
+     * operator's views (the batch count once), in batch order, each message starting with its
+     * operator.
+     */
+    private List<RunDifference> batchDifferences(String otherName, RunResult<K, I, O> simulated,
+            RunResult<K, I, O> other) {
+        RunComparison<Object> comparison = RunComparison.between("simulator", otherName);
+        List<TwsQuery<?, ?, ?>> operators = query.operators();
+        if (operators.size() == 1) {
+            return comparison.differences(simulated, other);
+        }
+        List<RunDifference> found = new ArrayList<>();
+        for (int i = 0; i < operators.size(); i++) {
+            String operator = TextReport.operatorName(operators, i) + ": ";
+            for (RunDifference d : comparison.differences(simulated.operator(i), other.operator(i))) {
+                if (i == 0 || d.aspect() != RunDifference.Aspect.BATCH_COUNT) {
+                    found.add(new RunDifference(d.batchId(), d.aspect(), d.key(), d.left(), d.right(),
+                            operator + d.message()));
+                }
+            }
+        }
+        found.sort(Comparator.comparingLong(RunDifference::batchId));
+        return found;
     }
 
     /** The stderr line for batch differences with {@code otherTitle}'s run, and the exit code they mean. */
