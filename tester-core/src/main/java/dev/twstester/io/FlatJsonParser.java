@@ -48,7 +48,18 @@ import dev.twstester.internal.SparkTimes;
 final class FlatJsonParser {
     private static final SparkDateTimeUtils TIMES = SparkDateTimeUtils$.MODULE$;
 
-    private enum Kind { STRING, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP }
+    /** The types this parser takes, each with its Spark type. */
+    private enum Kind {
+        STRING(StringType.class), BOOLEAN(BooleanType.class), BYTE(ByteType.class), SHORT(ShortType.class),
+        INT(IntegerType.class), LONG(LongType.class), FLOAT(FloatType.class), DOUBLE(DoubleType.class),
+        DATE(DateType.class), TIMESTAMP(TimestampType.class);
+
+        private final Class<? extends DataType> type;
+
+        Kind(Class<? extends DataType> type) {
+            this.type = type;
+        }
+    }
 
     private final JsonFactory factory;
     private final Map<String, Integer> index = new HashMap<>();
@@ -83,26 +94,10 @@ final class FlatJsonParser {
     }
 
     private static Kind kind(DataType type) {
-        if (type instanceof StringType) {
-            return Kind.STRING;
-        } else if (type instanceof BooleanType) {
-            return Kind.BOOLEAN;
-        } else if (type instanceof ByteType) {
-            return Kind.BYTE;
-        } else if (type instanceof ShortType) {
-            return Kind.SHORT;
-        } else if (type instanceof IntegerType) {
-            return Kind.INT;
-        } else if (type instanceof LongType) {
-            return Kind.LONG;
-        } else if (type instanceof FloatType) {
-            return Kind.FLOAT;
-        } else if (type instanceof DoubleType) {
-            return Kind.DOUBLE;
-        } else if (type instanceof DateType) {
-            return Kind.DATE;
-        } else if (type instanceof TimestampType) {
-            return Kind.TIMESTAMP;
+        for (Kind kind : Kind.values()) {
+            if (kind.type.isInstance(type)) {
+                return kind;
+            }
         }
         return null;
     }

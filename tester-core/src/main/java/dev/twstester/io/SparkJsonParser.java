@@ -122,6 +122,19 @@ final class SparkJsonParser {
         Object convert(JsonParser p, String path, Context context) throws IOException;
     }
 
+    /** A converter of a value that is not JSON null, given its token. */
+    private interface ValueConverter {
+        Object convert(JsonParser p, JsonToken t, String path, Context context) throws IOException;
+    }
+
+    /** Spark's {@code parseJsonToken}: JSON null (or no token) is null, any other value goes to {@code value}. */
+    private static Converter orNull(ValueConverter value) {
+        return (p, path, c) -> {
+            JsonToken t = token(p);
+            return t == null || t == JsonToken.VALUE_NULL ? null : value.convert(p, t, path, c);
+        };
+    }
+
     /** Per line: the source text (for exact string values) and the problems found. */
     private static final class Context {
         final String text;
@@ -268,19 +281,13 @@ final class SparkJsonParser {
 
     private static String text(JsonParser p, JsonToken t) throws IOException {
         String s = p.getText();
-        if (t == JsonToken.VALUE_STRING) {
-            s = "\"" + s + "\"";
-        }
-        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
+        return JsonRows.shorten(t == JsonToken.VALUE_STRING ? "\"" + s + "\"" : s, 60);
     }
 
     private Converter converter(DataType type, boolean isRoot) {
         if (type instanceof StringType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_STRING) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_STRING) {
                     return p.getText();
                 }
                 int start = (int) p.currentTokenLocation().getCharOffset();
@@ -289,26 +296,20 @@ final class SparkJsonParser {
                 }
                 int end = (int) p.currentLocation().getCharOffset();
                 return c.text.substring(start, end);
-            };
+            });
         } else if (type instanceof BooleanType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_TRUE) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_TRUE) {
                     return Boolean.TRUE;
                 } else if (t == JsonToken.VALUE_FALSE) {
                     return Boolean.FALSE;
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType
                 || type instanceof LongType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t != JsonToken.VALUE_NUMBER_INT) {
+            return orNull((p, t, path, c) -> {
+                if (t != JsonToken.VALUE_NUMBER_INT) {
                     throw cannotConvert(p, t, type);
                 }
                 try {
@@ -323,14 +324,11 @@ final class SparkJsonParser {
                 } catch (IOException e) {
                     throw new Failure(p.getText() + " is out of the range of " + type.simpleString());
                 }
-            };
+            });
         } else if (type instanceof FloatType || type instanceof DoubleType) {
             boolean isFloat = type instanceof FloatType;
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
                     return isFloat ? (Object) p.getFloatValue() : (Object) p.getDoubleValue();
                 } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     double v = switch (p.getText()) {
@@ -342,13 +340,9 @@ final class SparkJsonParser {
                     return isFloat ? (Object) (float) v : (Object) v;
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof DecimalType d) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                }
+            return orNull((p, t, path, c) -> {
                 BigDecimal v;
                 if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
                     v = p.getDecimalValue();
@@ -362,26 +356,20 @@ final class SparkJsonParser {
                     throw cannotConvert(p, t, type);
                 }
                 return decimal(v, d);
-            };
+            });
         } else if (type instanceof DateType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     Integer days = dateDays(p.getText());
                     if (days != null) {
                         return TIMES.toJavaDate(days);
                     }
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof org.apache.spark.sql.types.TimestampType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     Long micros = timestampMicros(p.getText());
                     if (micros != null) {
                         return SparkTimes.toJavaTimestamp(micros);
@@ -401,13 +389,10 @@ final class SparkJsonParser {
                     return SparkTimes.toJavaTimestamp(seconds * 1_000_000L);
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof BinaryType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_STRING) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_STRING) {
                     try {
                         return p.getBinaryValue();
                     } catch (IOException e) {
@@ -417,16 +402,13 @@ final class SparkJsonParser {
                     }
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof StructType s) {
             return struct(s, isRoot);
         } else if (type instanceof ArrayType a) {
             Converter element = converter(a.elementType(), false);
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t != JsonToken.START_ARRAY) {
+            return orNull((p, t, path, c) -> {
+                if (t != JsonToken.START_ARRAY) {
                     throw cannotConvert(p, t, type);
                 }
                 List<Object> values = new ArrayList<>();
@@ -446,14 +428,11 @@ final class SparkJsonParser {
                     throw new Partial(seq);
                 }
                 return seq;
-            };
+            });
         } else if (type instanceof MapType m) {
             Converter value = converter(m.valueType(), false);
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t != JsonToken.START_OBJECT) {
+            return orNull((p, t, path, c) -> {
+                if (t != JsonToken.START_OBJECT) {
                     throw cannotConvert(p, t, type);
                 }
                 Map<Object, Object> out = new LinkedHashMap<>();
@@ -482,7 +461,7 @@ final class SparkJsonParser {
                     throw new Partial(map);
                 }
                 return map;
-            };
+            });
         }
         throw new IllegalArgumentException("not a supported type: " + type.simpleString());
     }
@@ -495,11 +474,8 @@ final class SparkJsonParser {
             converters[i] = converter(fields[i].dataType(), false);
             index.putIfAbsent(fields[i].name(), i);
         }
-        return (p, path, c) -> {
-            JsonToken t = token(p);
-            if (t == null || t == JsonToken.VALUE_NULL) {
-                return null;
-            } else if (t != JsonToken.START_OBJECT) {
+        return orNull((p, t, path, c) -> {
+            if (t != JsonToken.START_OBJECT) {
                 throw cannotConvert(p, t, s);
             }
             Object[] values = new Object[fields.length];
@@ -529,7 +505,7 @@ final class SparkJsonParser {
                 throw new Partial(row);
             }
             return row;
-        };
+        });
     }
 
     /** Spark's {@code Decimal(value, precision, scale)}: rounded half up to the scale, within the precision. */
