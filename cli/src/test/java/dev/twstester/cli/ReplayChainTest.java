@@ -237,4 +237,15 @@ class ReplayChainTest {
         assertThat(differs.err()).endsWith("twstester: expected run " + changed + " differs from the simulator"
                 + " (1 difference, first in batch 7)\n");
     }
+
+    @Test
+    void helpSaysWhatABatchOfSeveralOperatorsShowsAndNamesTheExample() {
+        Cli.Result r = Cli.run("replay", "--help");
+
+        assertThat(r.out()).contains("  twstester replay samples/src/main/resources/cart-digest \\\n"
+                + "      --query " + CHAIN + "\n");
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("for a query of several stateful operators (TwsQuery#then)"
+                + " each operator's outputs and timers fired, and from the second operator on its rows in and dropped"
+                + " as late (the last operator's outputs are the query's).");
+    }
 }
