@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.twstester.Scenario;
 import dev.twstester.io.ScenarioPlan;
@@ -83,8 +85,9 @@ record ReplayPlan(ScenarioPlan plan, Map<Path, EventFile> files) {
                 used.put(file, event);
             }
         }
+        Set<EventFile> inPlan = new HashSet<>(used.values());
         for (EventFile f : given) {
-            if (!used.containsValue(f)) {
+            if (!inPlan.contains(f)) {
                 throw CliException.invalidInput(planFile + ": " + f.display() + " is not in the plan; add a line "
                         + "\"input " + f.label() + " at=current\" or move the file away", null);
             }
