@@ -23,7 +23,7 @@ import dev.twstester.spark.LiveRunner;
  * ({@code --live}), batch by batch and then the end states, or a run saved earlier
  * ({@code --expect}), batch by batch. For a query of several stateful operators every operator's
  * view of every batch is compared (its input, late rows, outputs, timers and metrics), each
- * difference named with its operator: {@code operator 1 (HourlyDigest): batch 7 (no data batch): ...}.
+ * difference named with its operator: {@code operator 1 (HourlyDigest): batch 7 (no-data batch), key ...}.
  *
  * @param <K> grouping key type
  * @param <I> input row type
