@@ -64,9 +64,17 @@ class LiveMultiOperatorTest {
      * requires the same batches of every operator and the same end state, and returns the live run.
      */
     private static <O> LiveOutcome<String, Event, O> agreeOnStory(TwsQuery<String, Event, O> query) {
+        return agree(query, MultiOperatorQueryTest.story());
+    }
+
+    /**
+     * Runs {@code query} on {@code scenario} in the simulator and live, requires the same batches of
+     * every operator and the same end state, and returns the live run.
+     */
+    static <O> LiveOutcome<String, Event, O> agree(TwsQuery<String, Event, O> query, Scenario<Event> scenario) {
         TwsSimulator<String, Event, O> sim = new TwsSimulator<>(query);
-        RunResult<String, Event, O> simRun = sim.run(MultiOperatorQueryTest.story());
-        LiveOutcome<String, Event, O> live = LiveRunner.of(query).runWithEndState(MultiOperatorQueryTest.story());
+        RunResult<String, Event, O> simRun = sim.run(scenario);
+        LiveOutcome<String, Event, O> live = LiveRunner.of(query).runWithEndState(scenario);
         assertSame(simRun, live.run(), query.operators().size());
         assertThat(SAME.stateDifferences(sim.snapshot(), live.endState())).isEmpty();
         assertThat(live.endState().operatorCount()).isEqualTo(query.operators().size());
