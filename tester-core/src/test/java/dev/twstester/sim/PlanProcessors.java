@@ -109,15 +109,24 @@ public final class PlanProcessors {
     public static final class TeamRunning implements FlatMapGroupsWithStateFunction<String, OutEvent, Long, OutEvent> {
         @Override
         public Iterator<OutEvent> call(String team, Iterator<OutEvent> rows, GroupState<Long> state) {
-            long count = state.exists() ? state.get() : 0L;
-            long last = 0;
-            while (rows.hasNext()) {
-                count++;
-                last = Math.max(last, rows.next().getOutTs().getTime());
-            }
-            state.update(count);
-            return List.of(new OutEvent(team, last, "n=" + count)).iterator();
+            long[] counted = countRows(rows, state);
+            return List.of(new OutEvent(team, counted[1], "n=" + counted[0])).iterator();
         }
+    }
+
+    /**
+     * Adds {@code rows} to the count in {@code state} and stores it: the new count and the latest
+     * event time of the rows (0 for none), as the legacy functions of the chain tests count.
+     */
+    public static long[] countRows(Iterator<OutEvent> rows, GroupState<Long> state) {
+        long count = state.exists() ? state.get() : 0L;
+        long last = 0;
+        while (rows.hasNext()) {
+            count++;
+            last = Math.max(last, rows.next().getOutTs().getTime());
+        }
+        state.update(count);
+        return new long[] {count, last};
     }
 
     /** {@link TeamRunning} as a flatMapGroupsWithState in {@code mode} with no timeout. */

@@ -31,6 +31,7 @@ import dev.twstester.sim.ChainProcessors;
 import dev.twstester.sim.Event;
 import dev.twstester.sim.MultiOperatorQueryTest;
 import dev.twstester.sim.OutEvent;
+import dev.twstester.sim.PlanProcessors;
 import dev.twstester.sim.TwsSimulator;
 
 import scala.jdk.javaapi.CollectionConverters;
@@ -193,15 +194,9 @@ class LiveMultiOperatorTest {
                 state.remove();
                 return team + ": " + count + " (timed out)";
             }
-            long count = state.exists() ? state.get() : 0L;
-            long last = 0;
-            while (rows.hasNext()) {
-                count++;
-                last = Math.max(last, rows.next().getOutTs().getTime());
-            }
-            state.update(count);
-            state.setTimeoutTimestamp(Math.max(last, state.getCurrentWatermarkMs()) + 10_000);
-            return team + ": " + count;
+            long[] counted = PlanProcessors.countRows(rows, state);
+            state.setTimeoutTimestamp(Math.max(counted[1], state.getCurrentWatermarkMs()) + 10_000);
+            return team + ": " + counted[0];
         }
     }
 
