@@ -28,7 +28,8 @@ import dev.twstester.internal.RowCodec;
  * The live side of a {@code mapGroupsWithState} / {@code flatMapGroupsWithState} query: the real
  * {@code groupByKey(...).mapGroupsWithState(...)} or {@code flatMapGroupsWithState(...)} with the
  * user's function wrapped so that its tasks report what a live run cannot read from Spark: which
- * keys timed out, each call's output rows (per task) and the timeout each call left. The function
+ * keys timed out, each call's output rows (per task; the rows themselves for an operator before the
+ * query's last) and the timeout each call left. The function
  * itself runs unchanged, with Spark's {@code GroupState}, and its exceptions reach Spark as they are.
  *
  * <p>Spark does not tell the function the timeout that fired; the run knows it as the timeout the
