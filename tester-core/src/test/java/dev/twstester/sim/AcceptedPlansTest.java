@@ -72,7 +72,14 @@ class AcceptedPlansTest {
 
     @Test
     void a_legacy_function_in_the_middle_passes_no_watermark_on() {
-        TwsQuery<String, Event, OutEvent> query = ChainProcessors.relay().then(PlanProcessors.teamRunning(OutputMode.Update()))
+        for (TwsQuery.Builder<String, OutEvent, OutEvent> legacy : List.of(PlanProcessors.teamRunning(OutputMode.Update()),
+                PlanProcessors.teamTotal())) {
+            legacyInTheMiddle(legacy);
+        }
+    }
+
+    private static void legacyInTheMiddle(TwsQuery.Builder<String, OutEvent, OutEvent> legacy) {
+        TwsQuery<String, Event, OutEvent> query = ChainProcessors.relay().then(legacy)
                 .then(PlanProcessors.probe(TimeMode.EventTime(), OutputMode.Update()));
 
         RunResult<String, Event, OutEvent> run = new TwsSimulator<>(query).run(MultiOperatorQueryTest.story());

@@ -70,6 +70,17 @@ class LiveAcceptedPlansTest {
     }
 
     @Test
+    void a_map_groups_with_state_in_the_middle_passes_no_watermark_on() {
+        TwsQuery<String, Event, OutEvent> query = ChainProcessors.relay().then(PlanProcessors.teamTotal())
+                .then(PlanProcessors.probe(TimeMode.EventTime(), OutputMode.Update()));
+
+        RunResult<String, Event, OutEvent> live = LiveMultiOperatorTest.agree(query, MultiOperatorQueryTest.story()).run();
+
+        assertThat(live.operator(1).outputs()).hasSize(7);
+        assertThat(live.outputs()).contains(new OutEvent("a", 44000, "n=6 wm=0"));
+    }
+
+    @Test
     void two_flat_map_groups_with_states_in_append_mode_run_in_an_append_query() {
         TwsQuery<String, Event, OutEvent> query = ChainProcessors.relay().then(PlanProcessors.teamRunning(OutputMode.Append()))
                 .then(PlanProcessors.teamRunning(OutputMode.Append()));
