@@ -89,11 +89,13 @@ public class TwsSimulator<K, I, O> {
         List<TwsQuery<?, ?, ?>> defined = query.operators();
         List<Operator<?, ?, ?>> ops = new ArrayList<>(defined.size());
         String lateFilter = query.eventTimeColumn().orElse(null);
-        boolean watermark = lateFilter != null;
+        boolean queryWatermark = true;
         for (TwsQuery<?, ?, ?> op : defined) {
-            ops.add(new Operator<>(ops.size(), defined.size(), op, lateFilter, watermark, settings, listeners,
-                    queryId));
+            Operator<?, ?, ?> operator = new Operator<>(ops.size(), defined.size(), op, lateFilter, queryWatermark,
+                    settings, listeners, queryId);
+            ops.add(operator);
             lateFilter = op.outputEventTimeColumn().orElse(null);
+            queryWatermark = operator.passesWatermarkOn();
         }
         this.operators = List.copyOf(ops);
         this.execution = new BatchExecution<>(operators, checkpoint, settings, query.watermarkDelay().toMillis());

@@ -54,17 +54,17 @@ final class LiveOperator<K, I, O> {
     private final RowCodec<O> outputCodec;
     /** The input column Spark's late-row filter reads, or -1. */
     private final int lateColumnIndex;
+    /** Whether the query's watermark reaches the operator (else Spark gives it 0, as the simulator models). */
+    private final boolean queryWatermark;
 
     /**
      * {@code lateColumn}: the input's event-time column, the first operator's watermark column or
-     * the previous operator's output event-time column (null: none).
+     * the previous operator's output event-time column (null: none); {@code queryWatermark}: whether
+     * the query's watermark reaches it.
      */
-    LiveOperator(TwsQuery<K, I, O> query, int index, int count, String lateColumn, SparkSession spark) {
-        if (query.groupsWithState().isPresent() && index < count - 1) {
-            throw new IllegalArgumentException("operator " + index + " runs a " + query.groupsWithState().get()
-                    .operatorName() + " function; the live runner runs a legacy function as the query's last operator "
-                    + "only, as Spark gives no watermark after one");
-        }
+    LiveOperator(TwsQuery<K, I, O> query, int index, int count, String lateColumn, boolean queryWatermark,
+            SparkSession spark) {
+        this.queryWatermark = queryWatermark;
         this.query = query;
         this.index = index;
         this.count = count;
@@ -82,16 +82,23 @@ final class LiveOperator<K, I, O> {
         List<TwsQuery<?, ?, ?>> all = query.operators();
         List<LiveOperator<?, ?, ?>> operators = new ArrayList<>(all.size());
         String lateColumn = query.eventTimeColumn().orElse(null);
+        boolean queryWatermark = true;
         for (int i = 0; i < all.size(); i++) {
-            operators.add(create(all.get(i), i, all.size(), lateColumn, spark));
+            operators.add(create(all.get(i), i, all.size(), lateColumn, queryWatermark, spark));
             lateColumn = all.get(i).outputEventTimeColumn().orElse(null);
+            queryWatermark = queryWatermark && passesWatermarkOn(all.get(i));
         }
         return operators;
     }
 
+    /** Spark's {@code produceOutputWatermark}: a transformWithState outside ProcessingTime mode passes its watermark on. */
+    private static boolean passesWatermarkOn(TwsQuery<?, ?, ?> op) {
+        return op.groupsWithState().isEmpty() && !op.timeMode().equals(TimeMode.ProcessingTime());
+    }
+
     private static <K, I, O> LiveOperator<K, I, O> create(TwsQuery<K, I, O> query, int index, int count,
-            String lateColumn, SparkSession spark) {
-        return new LiveOperator<>(query, index, count, lateColumn, spark);
+            String lateColumn, boolean queryWatermark, SparkSession spark) {
+        return new LiveOperator<>(query, index, count, lateColumn, queryWatermark, spark);
     }
 
     /** Whether the operator runs in ProcessingTime mode (it then asks for a batch at every trigger). */
@@ -99,9 +106,17 @@ final class LiveOperator<K, I, O> {
         return query.timeMode().equals(TimeMode.ProcessingTime());
     }
 
-    /** The query's output mode when this is its last operator: a legacy function's own, else {@code Update()}. */
-    org.apache.spark.sql.streaming.OutputMode queryOutputMode() {
-        return groupsWithState == null ? org.apache.spark.sql.streaming.OutputMode.Update() : groupsWithState.outputMode();
+    /**
+     * The query's output mode: Spark requires a legacy function's own (they agree when there are
+     * several, {@code TwsQuery#then}), and {@code Update()} without one.
+     */
+    static org.apache.spark.sql.streaming.OutputMode queryOutputMode(List<LiveOperator<?, ?, ?>> operators) {
+        for (LiveOperator<?, ?, ?> op : operators) {
+            if (op.groupsWithState != null) {
+                return op.groupsWithState.outputMode();
+            }
+        }
+        return org.apache.spark.sql.streaming.OutputMode.Update();
     }
 
     /** A new version of this operator, run from the next start on ({@link LiveRun#restartWith}). */
@@ -124,7 +139,7 @@ final class LiveOperator<K, I, O> {
         KeyValueGroupedDataset<K, I> grouped = input.groupByKey(query.keyFunction(), query.keyEncoder());
         if (groupsWithState != null) {
             return groupsWithState.apply(grouped, query.outputEncoder(),
-                    query.initialState().map(this::initialDataset).orElse(null));
+                    query.initialState().map(this::initialDataset).orElse(null), recordedRows());
         }
         StatefulProcessor<K, I, O> processor = query.newProcessor();
         if (query.initialState().isPresent()) {
@@ -210,12 +225,14 @@ final class LiveOperator<K, I, O> {
 
     /**
      * This operator's view of batch {@code p}: {@code received} (the source's rows, or the previous
-     * operator's outputs), its {@code outputs} with their {@code partitions}, and the watermarks and
-     * time every operator of the batch shares. Call once per batch, in batch order.
+     * operator's outputs), its {@code outputs} with their {@code partitions}, the batch's time and the
+     * query's watermarks ({@code times}), or 0 for an operator they do not reach. Call once per batch,
+     * in batch order.
      */
-    BatchResult<K, I, O> view(StreamingQueryProgress p, boolean hadInput, List<I> received, BatchTimes times,
+    BatchResult<K, I, O> view(StreamingQueryProgress p, boolean hadInput, List<I> received, BatchTimes query,
             List<O> outputs, List<Integer> partitions) {
         long id = p.batchId();
+        BatchTimes times = queryWatermark ? query : new BatchTimes(query.timestampMs(), 0, 0);
         StateOperatorProgress progress = progress(p);
         List<I> dropped = dropped(received, times.lateMs(), progress == null ? 0 : progress.numRowsDroppedByWatermark(), id);
         List<FiredTimer<K>> fired = new ArrayList<>();
@@ -227,7 +244,7 @@ final class LiveOperator<K, I, O> {
                 progress == null ? new HashMap<>() : metrics(progress), partitions);
     }
 
-    /** The batch's timestamp and its two watermarks, shared by every operator. */
+    /** The batch's timestamp and the query's two watermarks. */
     record BatchTimes(long timestampMs, long lateMs, long evictionMs) {}
 
     /** This operator's entry of the progress: Spark lists the stateful operators sink first. */

@@ -94,7 +94,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         }
         Trigger trigger = availableNow ? query.trigger() : Trigger.ProcessingTime(intervalMs);
         streamingQuery = SparkStreaming.start(spark, out, sink, trigger, clock, checkpoint,
-                operators.get(operators.size() - 1).queryOutputMode());
+                LiveOperator.queryOutputMode(operators));
         if (availableNow) {
             awaitEnd();
             return;

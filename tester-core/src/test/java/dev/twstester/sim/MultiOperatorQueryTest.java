@@ -212,15 +212,8 @@ public class MultiOperatorQueryTest {
                 state.remove();
                 return List.of(out).iterator();
             }
-            long count = state.exists() ? state.get() : 0L;
-            long last = 0;
-            while (rows.hasNext()) {
-                OutEvent row = rows.next();
-                count++;
-                last = Math.max(last, row.getOutTs().getTime());
-            }
-            state.update(count);
-            state.setTimeoutTimestamp(Math.max(last, state.getCurrentWatermarkMs()) + 10_000);
+            long[] counted = PlanProcessors.countRows(rows, state);
+            state.setTimeoutTimestamp(Math.max(counted[1], state.getCurrentWatermarkMs()) + 10_000);
             return List.<String>of().iterator();
         }
     }

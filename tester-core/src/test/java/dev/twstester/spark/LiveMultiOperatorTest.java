@@ -31,6 +31,7 @@ import dev.twstester.sim.ChainProcessors;
 import dev.twstester.sim.Event;
 import dev.twstester.sim.MultiOperatorQueryTest;
 import dev.twstester.sim.OutEvent;
+import dev.twstester.sim.PlanProcessors;
 import dev.twstester.sim.TwsSimulator;
 
 import scala.jdk.javaapi.CollectionConverters;
@@ -64,9 +65,17 @@ class LiveMultiOperatorTest {
      * requires the same batches of every operator and the same end state, and returns the live run.
      */
     private static <O> LiveOutcome<String, Event, O> agreeOnStory(TwsQuery<String, Event, O> query) {
+        return agree(query, MultiOperatorQueryTest.story());
+    }
+
+    /**
+     * Runs {@code query} on {@code scenario} in the simulator and live, requires the same batches of
+     * every operator and the same end state, and returns the live run.
+     */
+    static <O> LiveOutcome<String, Event, O> agree(TwsQuery<String, Event, O> query, Scenario<Event> scenario) {
         TwsSimulator<String, Event, O> sim = new TwsSimulator<>(query);
-        RunResult<String, Event, O> simRun = sim.run(MultiOperatorQueryTest.story());
-        LiveOutcome<String, Event, O> live = LiveRunner.of(query).runWithEndState(MultiOperatorQueryTest.story());
+        RunResult<String, Event, O> simRun = sim.run(scenario);
+        LiveOutcome<String, Event, O> live = LiveRunner.of(query).runWithEndState(scenario);
         assertSame(simRun, live.run(), query.operators().size());
         assertThat(SAME.stateDifferences(sim.snapshot(), live.endState())).isEmpty();
         assertThat(live.endState().operatorCount()).isEqualTo(query.operators().size());
@@ -185,15 +194,9 @@ class LiveMultiOperatorTest {
                 state.remove();
                 return team + ": " + count + " (timed out)";
             }
-            long count = state.exists() ? state.get() : 0L;
-            long last = 0;
-            while (rows.hasNext()) {
-                count++;
-                last = Math.max(last, rows.next().getOutTs().getTime());
-            }
-            state.update(count);
-            state.setTimeoutTimestamp(Math.max(last, state.getCurrentWatermarkMs()) + 10_000);
-            return team + ": " + count;
+            long[] counted = PlanProcessors.countRows(rows, state);
+            state.setTimeoutTimestamp(Math.max(counted[1], state.getCurrentWatermarkMs()) + 10_000);
+            return team + ": " + counted[0];
         }
     }
 
