@@ -194,7 +194,8 @@ public final class GroupsWithState<K, I, S, O> implements Serializable {
         if (timeout.equals(GroupStateTimeout.EventTimeTimeout()) && watermarkColumn == null) {
             throw analysisError("Watermark must be specified in the query using '[Dataset/DataFrame].withWatermark()' "
                     + "for using event-time timeout in a [map|flatMap]GroupsWithState. Event-time timeout not supported "
-                    + "without watermark.");
+                    + "without watermark.", "add watermark(column, delay) to the query, or, after a transformWithState, "
+                    + "give that operator outputEventTimeColumn(column) (a legacy function passes no event-time column on)");
         }
         if (initialState != null) {
             checkInitialState(initialState.encoder());
@@ -247,8 +248,14 @@ public final class GroupsWithState<K, I, S, O> implements Serializable {
 
     /** Spark's {@code UnsupportedOperationChecker} error, thrown by {@code writeStream.start()}. */
     private static IllegalArgumentException analysisError(String message) {
+        return analysisError(message, null);
+    }
+
+    /** {@link #analysisError(String)}, then what to change ({@code whatToDo}, when not null). */
+    static IllegalArgumentException analysisError(String message, String whatToDo) {
         return new IllegalArgumentException("[_LEGACY_ERROR_TEMP_3102] " + message
-                + " (Spark fails writeStream().start() with this AnalysisException)");
+                + " (Spark fails writeStream().start() with this AnalysisException)"
+                + (whatToDo == null ? "" : "; " + whatToDo));
     }
 
     @Override

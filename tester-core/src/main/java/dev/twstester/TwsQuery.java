@@ -339,25 +339,21 @@ public final class TwsQuery<K, I, O> {
      * This query, then {@code next} applied to its output: {@code next}'s key function regroups this
      * query's output rows, as {@code .groupByKey(...).transformWithState(...)} after a
      * {@code transformWithState} does in Spark. The query keeps this one's source, watermark, initial
-     * state, shuffle partitions, trigger and state encoding; {@code next} runs with them. What Spark
-     * requires of it, checked here:
-     * <ul>
-     * <li>this query's last operator uses the {@code eventTimeColumnName} overload
-     * ({@link Builder#outputEventTimeColumn}), so the next operator gets an event-time column and the
-     * watermark;</li>
-     * <li>{@code next}'s input encoder is this query's output encoder;</li>
-     * <li>{@code next} has no {@code watermark(...)} (Spark rejects a {@code withWatermark} after a
-     * stateful operator), no initial state and no trigger other than this query's.</li>
-     * </ul>
-     * A legacy operator ({@link #flatMapGroupsWithState}, {@link #mapGroupsWithState}) may follow:
-     * pass its unbuilt builder ({@link #then(Builder)}), since its {@code EventTimeTimeout} needs the
-     * watermark it gets from here.
+     * state, shuffle partitions, trigger and state encoding; {@code next} runs with them. It accepts
+     * what Spark 4.x accepts: any {@code transformWithState} after a {@code transformWithState} (the
+     * next gets the previous one's {@link Builder#outputEventTimeColumn} as its event-time column
+     * when it has one, else no late-row filter; no watermark after a ProcessingTime-mode operator),
+     * and a legacy operator ({@link #flatMapGroupsWithState}, {@link #mapGroupsWithState}, as an
+     * unbuilt {@link Builder}) anywhere but after one with {@code EventTimeTimeout}. {@code next}
+     * has this query's output encoder as input encoder and no {@code watermark(...)}, initial state
+     * or trigger of its own.
      *
-     * @throws IllegalArgumentException naming what to change, when Spark would not run the two so
+     * @throws IllegalArgumentException naming Spark's error class and what to change, when Spark
+     *                                  would not run the plan (or twstester does not model it)
      */
     public <K2, O2> TwsQuery<K, I, O2> then(TwsQuery<K2, O, O2> next) {
         Objects.requireNonNull(next, "next must not be null");
-        PlanRules.requireDownstream(lastOperator(), next);
+        PlanRules.requireDownstream(this, next);
         List<TwsQuery<?, ?, ?>> all = new ArrayList<>(operators());
         for (TwsQuery<?, ?, ?> op : next.operators()) {
             all.add(op.with(shufflePartitions, trigger, stateEncoding));
@@ -378,12 +374,7 @@ public final class TwsQuery<K, I, O> {
      */
     public <K2, O2> TwsQuery<K, I, O2> then(Builder<K2, O, O2> next) {
         Objects.requireNonNull(next, "next must not be null");
-        return then(next.buildDownstreamOf(lastOperator()));
-    }
-
-    private TwsQuery<?, ?, ?> lastOperator() {
-        List<TwsQuery<?, ?, ?>> all = operators();
-        return all.get(all.size() - 1);
+        return then(next.buildDownstreamOf(this));
     }
 
     private static int requirePartitions(int partitions) {
@@ -558,14 +549,17 @@ public final class TwsQuery<K, I, O> {
         }
 
         /**
-         * The operator after {@code upstream} in a query: its input's event-time column, which
-         * carries the watermark, is {@code upstream}'s output event-time column.
+         * The operator after {@code upstream}'s: a legacy {@code EventTimeTimeout} reads the event-time
+         * column of its input (the last operator's output event-time column), the
+         * {@code eventTimeColumnName} overload any watermark upstream (the first operator's).
          */
         TwsQuery<K, I, O> buildDownstreamOf(TwsQuery<?, ?, ?> upstream) {
             if (eventTimeColumn != null) { // the check of TwsQuery#then says what to do
                 return build();
             }
-            return build(upstream.outputEventTimeColumn().orElse(null));
+            List<TwsQuery<?, ?, ?>> ops = upstream.operators();
+            return build(groupsWithState != null ? ops.get(ops.size() - 1).outputEventTimeColumn().orElse(null)
+                    : upstream.eventTimeColumn().orElse(null));
         }
 
         /** The query, checked with {@code watermarkColumn} as its input's event-time column. */

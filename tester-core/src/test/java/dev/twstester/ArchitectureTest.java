@@ -51,7 +51,7 @@ class ArchitectureTest {
             "RowCodec",               // sim, spark, io: every encoding of keys, rows and state
             "Sneaky",                 // sim: rethrows the processor's checked exceptions unchanged
             "SparkLogs",              // spark: the live runner's log levels
-            "SparkTimes",             // sim (event-time column), io (SparkTimestamps)
+            "SparkTimes",             // sim (event-time column), io (JSON rows and lines)
             "Triggers");              // TwsQuery, sim, spark, property: one reading of Spark's Trigger
 
     private static JavaClasses main;

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.twstester.io.EncoderRows;
+import dev.twstester.io.JsonLines;
+import dev.twstester.io.JsonLinesException;
+import dev.twstester.io.ScenarioPlan;
 
 /**
  * The rows of a replay's event files. Every file is read once before the first batch runs, so that
@@ -33,7 +34,7 @@ final class EventInputs<I> {
     /** How many rows the first pass keeps when not asked to keep all: small replays read each file once. */
     static final long DEFAULT_KEEP_ROWS = 100_000;
 
-    private final JsonLinesReader<I> again;
+    private final JsonLines<I> again;
     private final boolean keepAll;
     private final Map<EventFile, List<I>> kept;
     private final Map<EventFile, Integer> usesLeft;
@@ -56,7 +57,7 @@ final class EventInputs<I> {
         }
     }
 
-    private EventInputs(JsonLinesReader<I> again, boolean keepAll, Map<EventFile, List<I>> kept,
+    private EventInputs(JsonLines<I> again, boolean keepAll, Map<EventFile, List<I>> kept,
             Map<EventFile, Integer> usesLeft, List<Warning> warnings) {
         this.again = again;
         this.keepAll = keepAll;
@@ -72,11 +73,11 @@ final class EventInputs<I> {
      */
     static <I> EventInputs<I> read(ReplayPlan plan, EncoderRows<I> codec, Optional<String> eventTimeColumn,
             PrintWriter notes, boolean keepAll, long keepRows) {
-        JsonLinesReader<I> first = new JsonLinesReader<>(codec, notes);
+        JsonLines<I> first = JsonLines.of(codec, notes::println);
         Map<EventFile, Integer> uses = new LinkedHashMap<>();
-        for (ReplayPlan.Entry step : plan.steps()) {
-            if (step.file() != null) {
-                uses.merge(step.file(), 1, Integer::sum);
+        for (ScenarioPlan.Step step : plan.steps()) {
+            if (step.hasRows()) {
+                uses.merge(plan.file(step), 1, Integer::sum);
             }
         }
         Map<EventFile, List<I>> kept = new HashMap<>();
@@ -96,7 +97,7 @@ final class EventInputs<I> {
             }
         }
         // the notes were printed in the first pass
-        JsonLinesReader<I> again = new JsonLinesReader<>(codec, new PrintWriter(PrintWriter.nullWriter()));
+        JsonLines<I> again = JsonLines.of(codec, note -> { });
         return new EventInputs<>(again, keepAll, kept, uses, warnings);
     }
 
@@ -115,31 +116,32 @@ final class EventInputs<I> {
         return true;
     }
 
-    private static final Pattern LINE = Pattern.compile("^:(\\d+): ");
-
     /**
-     * {@code file}'s rows; a bad line's error carries the file and line (for the JSON failure
-     * record) and, for a file whose name does not say JSON, a hint that a folder's every file is
-     * an event file.
+     * {@code file}'s rows; a bad line is invalid input (exit 3) with the file and line (for the JSON
+     * failure record) and, for a file whose name does not say JSON, a hint that a folder's every file
+     * is an event file.
      */
-    private static <I> List<I> readFirst(JsonLinesReader<I> reader, EventFile file) {
+    private static <I> List<I> readFirst(JsonLines<I> reader, EventFile file) {
         try {
-            return reader.read(file);
-        } catch (CliException e) {
+            return reader.read(file.path(), file.display());
+        } catch (JsonLinesException e) {
             String message = e.getMessage();
-            int line = 0;
-            if (message.startsWith(file.display())) {
-                Matcher m = LINE.matcher(message.substring(file.display().length()));
-                line = m.find() ? Integer.parseInt(m.group(1)) : 0;
-            }
             String name = file.name().toLowerCase(Locale.ROOT);
-            if (e.exitCode() == ExitCodes.INVALID_INPUT && !name.endsWith(".jsonl") && !name.endsWith(".json")
-                    && !name.endsWith(".ndjson")) {
+            if (!name.endsWith(".jsonl") && !name.endsWith(".json") && !name.endsWith(".ndjson")) {
                 message += " (" + file.name() + " is read as JSON lines, as Spark's JSON file source reads every file"
                         + " of its folder; move it out of the folder, or rename it to start with _ so that both skip"
                         + " it)";
             }
-            throw e.at(file, line, message);
+            throw CliException.invalidInput(message, e).at(file, e.line(), message);
+        }
+    }
+
+    /** {@code file}'s rows read again; a bad line (the file changed since) is invalid input (exit 3). */
+    private List<I> readAgain(EventFile file) {
+        try {
+            return again.read(file.path(), file.display());
+        } catch (JsonLinesException e) {
+            throw CliException.invalidInput(e.getMessage(), e).at(file, e.line(), e.getMessage());
         }
     }
 
@@ -148,7 +150,7 @@ final class EventInputs<I> {
         int left = usesLeft.merge(file, -1, Integer::sum);
         List<I> rows = kept.get(file);
         if (rows == null) {
-            return again.read(file);
+            return readAgain(file);
         }
         if (left <= 0 && !keepAll) {
             kept.remove(file);

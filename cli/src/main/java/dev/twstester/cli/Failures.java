@@ -56,14 +56,14 @@ final class Failures {
     static Failure describe(Throwable failure) {
         if (failure instanceof CliException e) {
             return new Failure(e.exitCode(), e.getMessage(), false, null, null, null, e.file(), e.line(), null, null);
-        } else if (failure instanceof Replay.StepFailure f
+        } else if (failure instanceof StepFailure f
                 && f.getCause() instanceof NondeterministicBatchException nondeterministic) {
             // the message names the batch and key and says what to look for; the stack trace is the simulator's
             return located(f, ExitCodes.PROCESSOR_FAILED, f.where() + ": " + oneLine(nondeterministic.getMessage()),
                     false, f.batchId() < 0 ? null : f.batchId(), null, null);
         } else if (failure instanceof NondeterministicBatchException) {
             return Failure.of(ExitCodes.PROCESSOR_FAILED, oneLine(failure.getMessage()), false);
-        } else if (failure instanceof Replay.StepFailure f) {
+        } else if (failure instanceof StepFailure f) {
             String line = f.where() + ": " + batchFailure(f.getCause(), f.batchId(), f.driverPass());
             Long batchId = f.batchId() < 0 ? null : f.batchId();
             Object key = null;
@@ -87,11 +87,10 @@ final class Failures {
                 + "; please report it with the output of --stacktrace", false);
     }
 
-    private static Failure located(Replay.StepFailure f, int code, String line, boolean traceHint, Long batchId,
+    private static Failure located(StepFailure f, int code, String line, boolean traceHint, Long batchId,
             Object key, String errorClass) {
-        ReplayPlan.Entry entry = f.entry();
-        return new Failure(code, line, traceHint, batchId, key, errorClass, entry == null ? null : entry.file(), 0,
-                entry == null ? null : entry.step().planLine(), f.planWhere());
+        return new Failure(code, line, traceHint, batchId, key, errorClass, f.file(), 0,
+                f.step() == null ? null : f.step().planLine(), f.planWhere());
     }
 
     /** {@code batch 2: handleInputRows threw for key bo: IllegalStateException: no hats [ERROR_CLASS]}. */
@@ -122,7 +121,8 @@ final class Failures {
         return null;
     }
 
-    private static String oneLine(String s) {
-        return JsonLinesReader.oneLine(s);
+    /** {@code s} on one line: line breaks and the spaces around them become one space. */
+    static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").strip();
     }
 }

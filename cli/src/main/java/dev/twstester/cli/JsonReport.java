@@ -15,16 +15,20 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
-import dev.twstester.io.EncoderRows;
 import dev.twstester.io.JsonRows;
 import dev.twstester.io.RunResultJson;
+import dev.twstester.sim.StateDump;
 
 /**
  * The replay for tools: one JSON object per line and batch, the batch as
  * {@link RunResultJson#writeLines} writes it plus {@code file} (the input or add file that caused
  * it, null for a tick or a start) or {@code tick} or {@code "start":true}, {@code metrics} (an object of every metric the batch reports,
  * in {@link BatchResult#METRIC_NAMES} order), and with {@code --show-state} a {@code state} array of
- * {@code {"key":..., "variables":{name: value}, "timers":[...]}}. A plan's start (or restart) step
+ * {@code {"key":..., "variables":{name: value}, "timers":[...]}}. For a query of several stateful
+ * operators the batch's {@code "operators"} array ({@link RunResultJson}) has each operator's view
+ * of the batch, each with its own {@code metrics} and (with {@code --show-state}) {@code state};
+ * the batch's own {@code state}, like its {@code metrics} and timers, is the first operator's, its
+ * {@code outputs} the query's. A plan's start (or restart) step
  * is a line {@code {"restart":{"nextBatchId":4,"watermark":"...","processingTime":"..."}}} (with
  * {@code "waitingRows":n} when rows added while stopped wait), a stop that no start follows at
  * once {@code {"stop":{"processingTime":"..."}}}. With {@code --live} or
@@ -49,13 +53,13 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
 
     private final PrintWriter out;
     private final TwsQuery<K, I, O> query;
-    private final EncoderRows<K> keys;
+    private final OperatorRows rows;
     private final boolean tagEngine;
 
     JsonReport(PrintWriter out, TwsQuery<K, I, O> query, boolean tagEngine) {
         this.out = out;
         this.query = query;
-        this.keys = EncoderRows.of(query.keyEncoder());
+        this.rows = new OperatorRows(query);
         this.tagEngine = tagEngine;
     }
 
@@ -91,20 +95,30 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
     }
 
     @Override
-    public void batch(BatchResult<K, I, O> b, BatchCause cause, StateSnapshot<K> state) {
+    public void batch(BatchResult<K, I, O> b, BatchCause cause, List<StateDump<?>> states) {
         ObjectNode line = batchJson(b, cause, tagEngine ? "simulator" : null);
-        if (state != null) {
-            ArrayNode keysJson = line.putArray("state");
-            for (StateSnapshot.KeyState<K> k : state.keys()) {
-                ObjectNode key = keysJson.addObject();
-                key.set("key", RowFormat.json(k.key(), keys));
-                ObjectNode vars = key.putObject("variables");
-                k.variables().forEach((name, v) -> vars.set(name, RowFormat.any(v.value())));
-                ArrayNode timers = key.putArray("timers");
-                k.timers().forEach(t -> timers.add(t.toString()));
+        if (states != null) {
+            line.set("state", state(states.get(0), 0));
+            JsonNode views = line.path("operators");
+            for (int i = 0; i < views.size(); i++) {
+                ((ObjectNode) views.get(i)).set("state", state(states.get(i), i));
             }
         }
         print(line);
+    }
+
+    /** One operator's state: {@code [{"key":..., "variables":{name: value}, "timers":[...]}, ...]}. */
+    private ArrayNode state(StateDump<?> state, int operator) {
+        ArrayNode keysJson = JSON.createArrayNode();
+        for (StateDump.KeyState<?> k : state.keys()) {
+            ObjectNode key = keysJson.addObject();
+            key.set("key", RowFormat.json(k.key(), rows.keys(operator)));
+            ObjectNode vars = key.putObject("variables");
+            k.variables().forEach((name, v) -> vars.set(name, RowFormat.any(v.value())));
+            ArrayNode timers = key.putArray("timers");
+            k.timers().forEach(t -> timers.add(t.toString()));
+        }
+        return keysJson;
     }
 
     private ObjectNode batchJson(BatchResult<K, I, O> b, BatchCause cause, String engine) {
@@ -123,17 +137,26 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
         } else {
             line.put("file", cause == null ? null : cause.file());
         }
-        ObjectNode metrics = line.putObject("metrics");
+        metrics(line, b);
+        JsonNode views = line.path("operators");
+        for (int i = 0; i < views.size(); i++) {
+            metrics((ObjectNode) views.get(i), b.operators().get(i));
+        }
+        if (engine != null) {
+            line.put("engine", engine);
+        }
+        return line;
+    }
+
+    /** {@code "metrics"}: every metric the batch (or operator view) reports, in {@link BatchResult#METRIC_NAMES} order. */
+    private static void metrics(ObjectNode json, BatchResult<?, ?, ?> b) {
+        ObjectNode metrics = json.putObject("metrics");
         for (String name : BatchResult.METRIC_NAMES) {
             Long value = b.metrics().get(name);
             if (value != null) {
                 metrics.put(name, value);
             }
         }
-        if (engine != null) {
-            line.put("engine", engine);
-        }
-        return line;
     }
 
     @Override
@@ -171,8 +194,8 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
     }
 
     @Override
-    public void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState,
-            Instant pendingNoDataBatchAt) {
+    public void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime,
+            List<List<?>> keysWithState, Instant pendingNoDataBatchAt) {
         // the batches are the output, and a no-data batch they left due at a trigger the replay did not reach
         if (pendingNoDataBatchAt != null) {
             ObjectNode line = JSON.createObjectNode();

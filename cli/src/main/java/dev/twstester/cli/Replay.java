@@ -8,31 +8,31 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.streaming.TimeMode;
 
 import dev.twstester.BatchResult;
-import dev.twstester.RunComparison;
-import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 import dev.twstester.io.EncoderRows;
 import dev.twstester.io.ScenarioPlan;
-import dev.twstester.sim.NondeterministicBatchException;
 import dev.twstester.report.TimelinePage;
+import dev.twstester.sim.NondeterministicBatchException;
+import dev.twstester.sim.StateDump;
+import dev.twstester.sim.StateSnapshot;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.CheckpointState;
-import dev.twstester.spark.LiveOutcome;
-import dev.twstester.spark.LiveRunner;
 
 /**
  * One replay: reads (checks) every file of the plan, runs the steps on the simulator one by one
  * (reporting each batch with the file, tick or start that caused it, each stop and restart, and
- * rows and ticks that ran nothing), then optionally
- * the same steps on live Spark and a saved run to compare with. Without a comparison the replay
- * streams: what a step ran is reported and let go before the next step.
+ * rows and ticks that ran nothing), then optionally the same steps on live Spark and a saved run
+ * to compare with ({@link ReplayComparison}). Without a comparison the replay streams: what a step
+ * ran is reported and let go before the next step. Any number of stateful operators: the report
+ * shows each operator's view of a batch, and its state.
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -46,10 +46,6 @@ final class Replay<K, I, O> {
     private final PrintWriter err;
     private final PrintWriter progress;
     private final Settings settings;
-    /** True from a start that ran no batch until the next data batch: the restarted query runs none before new data. */
-    private boolean restarted;
-    /** The rows the last input or add step read. */
-    private int lastRows;
     /** Where {@code --html} writes the timeline page, or null. */
     private Path htmlFile;
     /** {@code --from-checkpoint}: the checkpoint the simulator starts from, or null. */
@@ -82,12 +78,6 @@ final class Replay<K, I, O> {
         this.settings = settings;
     }
 
-    /**
-     * Runs the replay; the exit code is {@link ExitCodes#OK} or {@link ExitCodes#DIFFERENCE}. Every
-     * file is read (checked) before the first batch runs; then each step runs and is reported, and
-     * unless a comparison needs the whole run ({@code live} or {@code expected}) the simulator's
-     * batches and the file's rows are let go after each step: memory holds the state and one batch.
-     */
     /** Also writes the simulator's run as a {@link TimelinePage} to {@code file} (after the run, or its failure). */
     Replay<K, I, O> html(Path file) {
         this.htmlFile = file;
@@ -104,6 +94,12 @@ final class Replay<K, I, O> {
         return this;
     }
 
+    /**
+     * Runs the replay; the exit code is {@link ExitCodes#OK} or {@link ExitCodes#DIFFERENCE}. Every
+     * file is read (checked) before the first batch runs; then each step runs and is reported, and
+     * unless a comparison needs the whole run ({@code live} or {@code expected}) the simulator's
+     * batches and the file's rows are let go after each step: memory holds the state and one batch.
+     */
     int run(boolean live, Path expected) {
         boolean keepRun = live || expected != null;
         EventInputs<I> inputs = EventInputs.read(plan, EncoderRows.of(query.inputEncoder()), query.eventTimeColumn(), err,
@@ -112,19 +108,26 @@ final class Replay<K, I, O> {
             err.println("twstester: " + w.message(w.file().display()));
         }
         err.flush();
-        progress.println("twstester: replaying " + plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files")
-                + " with " + queryName + " on the simulator");
+        progress.println("twstester: replaying " + files(plan.inputCount()) + " with " + queryName + " on the simulator");
         progress.flush();
         TimelinePage<K, I, O> page = htmlFile == null ? null : TimelinePage.of(query, "replay: " + queryName);
         TwsSimulator<K, I, O> sim = startSimulator(keepRun, page);
         if (page != null) {
-            page.note(plan.inputCount() + (plan.inputCount() == 1 ? " file" : " files") + ", steps from "
-                    + plan.source() + "; every batch as the simulator ran it"
+            page.note(files(plan.inputCount()) + ", steps from " + plan.source() + "; every batch as the simulator ran it"
                     + (live ? " (--live compares live Spark's batches with these; the page draws the simulator's)" : ""));
         }
         boolean ran = false;
         try {
-            int exit = runSteps(sim, inputs, live, expected, keepRun);
+            Steps steps = new Steps(sim, inputs, keepRun);
+            steps.runAll();
+            int exit = ExitCodes.OK;
+            ReplayComparison<K, I, O> comparison = new ReplayComparison<>(query, report, err, progress);
+            if (live) {
+                exit = comparison.withLive(sim, sim.history(), scenario(inputs), steps.causes, settings.compareState());
+            }
+            if (expected != null) {
+                exit = Math.max(exit, comparison.withExpected(expected, sim.history(), steps.causes));
+            }
             ran = true;
             return exit;
         } finally {
@@ -132,6 +135,10 @@ final class Replay<K, I, O> {
                 writePage(page, ran);
             }
         }
+    }
+
+    private static String files(int n) {
+        return n + (n == 1 ? " file" : " files");
     }
 
     /** Writes the page; a failure to write fails a run that went well (exit 2), else it is reported only. */
@@ -153,74 +160,25 @@ final class Replay<K, I, O> {
         }
     }
 
-    private int runSteps(TwsSimulator<K, I, O> sim, EventInputs<I> inputs, boolean live, Path expected,
-            boolean keepRun) {
-        report.start(queryName, plan);
-        inputs.warnings().forEach(report::warning);
-        Map<Long, BatchCause> causes = new HashMap<>();
-        Totals totals = new Totals();
-        List<ReplayPlan.Entry> steps = plan.steps();
-        for (int i = 0; i < steps.size(); i++) {
-            ReplayPlan.Entry step = steps.get(i);
-            if (step.kind() == ScenarioPlan.Kind.STOP) {
-                sim.stop();
-                boolean restart = i + 1 < steps.size() && steps.get(i + 1).kind() == ScenarioPlan.Kind.START;
-                if (!restart) {
-                    report.stop(sim.processingTime());
-                }
-                continue;
-            }
-            RunResult<K, I, O> ran;
-            BatchCause cause;
-            if (step.kind() == ScenarioPlan.Kind.START) {
-                ran = start(sim, step);
-                cause = BatchCause.start();
-            } else {
-                boolean running = sim.isRunning();
-                Instant nextTrigger = sim.nextTriggerTime();
-                ran = runStep(sim, step, inputs);
-                cause = step.file() != null ? BatchCause.file(step.file()) : BatchCause.tick(step.step().time());
-                if (ran.batches().isEmpty() && step.kind() == ScenarioPlan.Kind.TICK) {
-                    report.tickWithoutBatch(step.step().time(), whyNoBatch(sim, running, nextTrigger));
-                } else if (ran.batches().isEmpty() && step.kind() == ScenarioPlan.Kind.ADD) {
-                    report.addWithoutBatch(step.file().label(), lastRows, sim.waitingRows().size(), running
-                            ? "the next trigger runs at " + sim.nextTriggerTime()
-                            : "the query is stopped: its start reads them");
-                }
-            }
-            List<BatchResult<K, I, O>> batches = ran.batches();
-            for (int b = 0; b < batches.size(); b++) {
-                BatchResult<K, I, O> batch = batches.get(b);
-                if (keepRun) {
-                    causes.put(batch.batchId(), cause);
-                }
-                restarted &= !batch.hadInput();
-                totals.add(batch);
-                StateSnapshot<K> state = settings.showState() && b == batches.size() - 1
-                        ? StateSnapshot.of(sim.state()) : null;
-                report.batch(batch, cause, state);
-            }
+    /** Each operator's keys with state or timers, in plan order. */
+    static List<List<?>> keysWithState(TwsSimulator<?, ?, ?> sim) {
+        List<List<?>> keys = new ArrayList<>();
+        for (int i = 0; i < sim.query().operators().size(); i++) {
+            keys.add(sim.state(i).keys());
         }
-        boolean pending = sim.noDataBatchPending() && !query.timeMode().equals(TimeMode.ProcessingTime());
-        report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), sim.state().keys(),
-                pending ? sim.nextTriggerTime() : null);
-        int exit = ExitCodes.OK;
-        if (keepRun) {
-            RunResult<K, I, O> simulated = sim.history();
-            if (live) {
-                exit = Math.max(exit, compareWithLive(sim, simulated, scenario(inputs), causes));
-            }
-            if (expected != null) {
-                RunResult<K, I, O> saved = ExpectedRun.read(expected, query);
-                List<RunDifference> differences = batchDifferences("expected", simulated, saved);
-                report.comparison("expected", "expected run " + expected, saved, differences, causes, null);
-                exit = Math.max(exit, summarize("expected run " + expected, differences));
-            }
-        }
-        return exit;
+        return keys;
     }
 
-    /** What the batches of a replay add up to, counted as they run. */
+    /** Each operator's state now, in plan order. */
+    private static List<StateDump<?>> dumps(TwsSimulator<?, ?, ?> sim) {
+        List<StateDump<?>> dumps = new ArrayList<>();
+        for (int i = 0; i < sim.query().operators().size(); i++) {
+            dumps.add(sim.state(i).dump());
+        }
+        return dumps;
+    }
+
+    /** What the batches of a replay add up to, counted as they run, over every operator. */
     static final class Totals {
         private int batches;
         private long outputs;
@@ -230,8 +188,10 @@ final class Replay<K, I, O> {
         void add(BatchResult<?, ?, ?> b) {
             batches++;
             outputs += b.outputs().size();
-            timersFired += b.firedTimers().size();
-            droppedLate += b.droppedLate().size();
+            for (BatchResult<?, ?, ?> operator : b.operators()) {
+                timersFired += operator.firedTimers().size();
+                droppedLate += operator.droppedLate().size();
+            }
         }
 
         int batches() {
@@ -273,7 +233,7 @@ final class Replay<K, I, O> {
                 throw new StepFailure(queryName + ": the driver-side init/close pass at query start", -1, e);
             }
             if (e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
-                throw CliException.usage("--query " + queryName + ": " + JsonLinesReader.oneLine(e.getMessage()), e);
+                throw CliException.usage("--query " + queryName + ": " + Failures.oneLine(e.getMessage()), e);
             }
             throw e;
         }
@@ -287,211 +247,214 @@ final class Replay<K, I, O> {
         if (checkpointBatchId != null) {
             reader.batchId(checkpointBatchId);
         }
-        dev.twstester.sim.StateSnapshot state;
+        StateSnapshot state;
         try {
             state = reader.read(checkpoint);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw CliException.usage("--from-checkpoint " + checkpoint + ": " + e.getMessage(), e);
         }
         sim.restore(state);
-        restarted = true;
         progress.println("twstester: started from the checkpoint's batch " + (state.nextBatchId() - 1) + ": "
-                + keys(sim.state().keys().size()) + " with state or timers, watermark " + state.watermark()
+                + keysText(keysWithState(sim)) + " with state or timers, watermark " + state.watermark()
                 + ", processing time " + state.processingTime() + "; the next batch is " + state.nextBatchId());
         progress.flush();
+    }
+
+    /** {@code 2 keys}, or per operator: {@code 2 keys in operator 0, 1 key in operator 1}. */
+    private static String keysText(List<List<?>> keys) {
+        if (keys.size() == 1) {
+            return keys(keys.get(0).size());
+        }
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            parts.add(keys(keys.get(i).size()) + " in operator " + i);
+        }
+        return String.join(", ", parts);
     }
 
     private static String keys(int n) {
         return n + (n == 1 ? " key" : " keys");
     }
 
-    private RunResult<K, I, O> runStep(TwsSimulator<K, I, O> sim, ReplayPlan.Entry entry, EventInputs<I> inputs) {
-        ScenarioPlan.Step step = entry.step();
-        String where = entry.file() != null ? entry.file().display() : "tick to " + step.time();
-        if (step.kind() == ScenarioPlan.Kind.INPUT && step.time() != null && query.triggerIntervalMs() > 0
-                && step.time().isBefore(sim.nextTriggerTime())) {
-            throw CliException.usage(entry.file().label() + " at " + step.time() + " (" + plan.where(entry) + "): no trigger"
-                    + " runs then; with a trigger interval of " + Duration.ofMillis(query.triggerIntervalMs())
-                    + " the next one runs at " + sim.nextTriggerTime() + ": give that time or a later one, or"
-                    + " at=current for the next trigger");
-        }
-        try {
-            List<I> rows = entry.file() == null ? List.of() : inputs.take(entry.file());
-            lastRows = rows.size();
-            return sim.run(new Scenario<>(List.of(step.toScenarioStep(rows))));
-        } catch (RuntimeException e) {
-            // Spark's errors, a batch that differs when retried (--check-retries), and the query's
-            // own code failing outside the processor (the key function, the input encoder), which
-            // the simulator reports as IllegalArgumentException
-            if (e instanceof SparkThrowable || e instanceof NondeterministicBatchException
-                    || e instanceof IllegalArgumentException) {
-                throw new StepFailure(where, sim.nextBatchId(), e, "at query start", entry, plan.where(entry));
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * The plan's start step: the query starts again from its checkpoint (a fresh processor's driver
-     * pass runs) and its first trigger reads the rows waiting, if any.
-     */
-    private RunResult<K, I, O> start(TwsSimulator<K, I, O> sim, ReplayPlan.Entry entry) {
-        long nextBatchId = sim.nextBatchId();
-        int waiting = sim.waitingRows().size();
-        Instant watermark = sim.watermark();
-        RunResult<K, I, O> ran;
-        try {
-            ran = sim.start();
-        } catch (RuntimeException e) {
-            if (e instanceof SparkThrowable) {
-                throw new StepFailure("restart before batch " + nextBatchId + " (" + plan.where(entry) + ")", -1,
-                        e, "the new processor's driver-side init/close pass", entry, plan.where(entry));
-            }
-            throw e;
-        }
-        restarted = ran.batches().isEmpty();
-        report.restart(nextBatchId, watermark, sim.processingTime(), waiting);
-        return ran;
-    }
-
-    private String whyNoBatch(TwsSimulator<K, I, O> sim, boolean running, Instant nextTrigger) {
-        if (!running) {
-            return "the query is stopped: nothing runs until its start";
-        }
-        boolean processingTime = query.timeMode().equals(TimeMode.ProcessingTime());
-        if (query.triggerIntervalMs() > 0 && sim.processingTime().isBefore(nextTrigger)) {
-            return "no trigger: the next one runs at " + nextTrigger;
-        }
-        if (!processingTime) {
-            return query.triggerIntervalMs() > 0
-                    ? "the trigger found no rows waiting and no no-data batch due"
-                    : "only the clock moved: " + TextReport.timeMode(query.timeMode())
-                            + " queries run batches for input, not for trigger ticks";
-        }
-        if (sim.nextBatchId() == 0) {
-            return "no batch has run yet: Spark runs nothing before the first data batch";
-        }
-        return restarted ? "the query restarted: Spark runs nothing before the next data batch" : "nothing to do";
-    }
-
     /** The plan as a {@link Scenario} for live Spark. */
     private Scenario<I> scenario(EventInputs<I> inputs) {
         List<Scenario.Step<I>> steps = new ArrayList<>();
-        for (ReplayPlan.Entry e : plan.steps()) {
-            steps.add(e.step().toScenarioStep(e.file() == null ? List.of() : inputs.kept(e.file())));
+        for (ScenarioPlan.Step step : plan.steps()) {
+            EventFile file = plan.file(step);
+            steps.add(step.withRows(file == null ? List.<I>of() : inputs.kept(file)));
         }
         return new Scenario<>(steps);
     }
 
     /**
-     * Runs the steps on live Spark and compares its batches with {@code simulated}, {@code sim}'s
-     * run; then, unless {@link Settings#compareState()} is off or the batches differ, the end
-     * states: {@code sim}'s snapshot (taken now, after the last step of that same run) with the
-     * state live Spark's checkpoint holds after its last batch.
+     * The plan's steps on the simulator, each run through {@link Scenario.Step#applyTo} and reported:
+     * the batches it ran with their cause, or why it ran none; a stop is reported when a start does
+     * not follow it at once (a plan's {@code restart}).
      */
-    private int compareWithLive(TwsSimulator<K, I, O> sim, RunResult<K, I, O> simulated, Scenario<I> scenario,
-            Map<Long, BatchCause> causes) {
-        boolean withState = settings.compareState();
-        dev.twstester.sim.StateSnapshot simulatedState = withState ? sim.snapshot() : null;
-        progress.println("twstester: running the same steps on live Spark (local, RocksDB state store"
-                + (withState ? "; then reading its end state from the checkpoint" : "")
-                + "); starting Spark takes a few seconds");
-        progress.flush();
-        long started = System.nanoTime();
-        LiveRunner<K, I, O> runner = LiveRunner.of(query);
-        LiveOutcome<K, I, O> live = withState ? runner.runWithEndState(scenario)
-                : new LiveOutcome<>(runner.run(scenario), null);
-        progress.println("twstester: live Spark ran " + live.run().batches().size() + " batches"
-                + (withState ? " and its end state was read" : "") + " in "
-                + String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - started) / 1e9));
-        progress.flush();
-        List<RunDifference> differences = batchDifferences("spark", simulated, live.run());
-        Report.EndState endState;
-        if (!withState) {
-            endState = Report.EndState.notCompared("--no-compare-state");
-        } else if (!differences.isEmpty()) {
-            endState = Report.EndState.notCompared("the batches differ; the end states are compared when they agree");
-        } else {
-            endState = Report.EndState.compared(simulatedState.nextBatchId() - 1, sim.state().keys().size(),
-                    RunComparison.simulatorVsSpark().stateDifferences(simulatedState, live.endState()));
+    private final class Steps implements Scenario.StepTarget<I, RunResult<K, I, O>> {
+        private final TwsSimulator<K, I, O> sim;
+        private final EventInputs<I> inputs;
+        private final boolean keepRun;
+        private final Totals totals = new Totals();
+        /** Each batch's cause, by batch id, for the comparison's report of the other run (when keeping the run). */
+        private final Map<Long, BatchCause> causes = new HashMap<>();
+        /** True from a start that ran no batch until the next data batch: the restarted query runs none before new data. */
+        private boolean restarted;
+        /** The processing time of a stop not reported yet (a start may follow at once), or null. */
+        private Instant stoppedAt;
+        private ScenarioPlan.Step step;
+        private EventFile file;
+
+        Steps(TwsSimulator<K, I, O> sim, EventInputs<I> inputs, boolean keepRun) {
+            this.sim = sim;
+            this.inputs = inputs;
+            this.keepRun = keepRun;
+            this.restarted = checkpoint != null;
         }
-        report.comparison("spark", "live Spark", live.run(), differences, causes, endState);
-        int exit = summarize("live Spark", differences);
-        if (!endState.same()) {
-            List<RunDifference> found = endState.differences();
-            err.println("twstester: live Spark's end state differs from the simulator's (" + found.size()
-                    + (found.size() == 1 ? " difference" : " differences") + ", first: "
-                    + found.get(0).message().lines().findFirst().orElse("") + ")");
-            exit = ExitCodes.DIFFERENCE;
+
+        void runAll() {
+            report.start(queryName, plan);
+            inputs.warnings().forEach(report::warning);
+            for (ScenarioPlan.Step planned : plan.steps()) {
+                step = planned;
+                file = plan.file(planned);
+                planned.withRows(file == null ? List.<I>of() : inputs.take(file)).applyTo(this);
+            }
+            reportStop();
+            boolean pending = sim.noDataBatchPending() && !query.timeMode().equals(TimeMode.ProcessingTime());
+            report.end(totals, plan.inputCount(), sim.watermark(), sim.processingTime(), keysWithState(sim),
+                    pending ? sim.nextTriggerTime() : null);
         }
-        return exit;
-    }
 
-    private static List<RunDifference> batchDifferences(String otherName, RunResult<?, ?, ?> simulated,
-            RunResult<?, ?, ?> other) {
-        return RunComparison.between("simulator", otherName).differences(simulated, other);
-    }
-
-    /** The stderr line for batch differences with {@code otherTitle}'s run, and the exit code they mean. */
-    private int summarize(String otherTitle, List<RunDifference> differences) {
-        if (differences.isEmpty()) {
-            return ExitCodes.OK;
+        @Override
+        public RunResult<K, I, O> batch(List<I> rows, Instant at) {
+            reportStop();
+            if (at != null && query.triggerIntervalMs() > 0 && at.isBefore(sim.nextTriggerTime())) {
+                throw CliException.usage(file.label() + " at " + at + " (" + plan.where(step) + "): no trigger"
+                        + " runs then; with a trigger interval of " + Duration.ofMillis(query.triggerIntervalMs())
+                        + " the next one runs at " + sim.nextTriggerTime() + ": give that time or a later one, or"
+                        + " at=current for the next trigger");
+            }
+            return reported(guarded(() -> at == null ? sim.runBatch(rows) : sim.runBatchAt(at, rows)),
+                    BatchCause.file(file));
         }
-        err.println("twstester: " + otherTitle + " differs from the simulator ("
-                + differences.size() + (differences.size() == 1 ? " difference" : " differences")
-                + ", first in batch " + differences.get(0).batchId() + ")");
-        return ExitCodes.DIFFERENCE;
-    }
 
-    /** A batch failed: the processor threw or misused the state API, or the key function or input encoder failed. */
-    static final class StepFailure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
+        @Override
+        public RunResult<K, I, O> addData(List<I> rows) {
+            reportStop();
+            boolean running = sim.isRunning();
+            RunResult<K, I, O> ran = guarded(() -> sim.addData(rows));
+            if (ran.batches().isEmpty()) {
+                report.addWithoutBatch(file.label(), rows.size(), sim.waitingRows().size(), running
+                        ? "the next trigger runs at " + sim.nextTriggerTime()
+                        : "the query is stopped: its start reads them");
+            }
+            return reported(ran, BatchCause.file(file));
+        }
 
-        private final String where;
-        private final long batchId;
-        private final String driverPass;
-        private final transient ReplayPlan.Entry entry;
-        private final String planWhere;
+        @Override
+        public RunResult<K, I, O> tick(Instant to) {
+            reportStop();
+            boolean running = sim.isRunning();
+            Instant nextTrigger = sim.nextTriggerTime();
+            RunResult<K, I, O> ran = guarded(() -> sim.setProcessingTime(to));
+            if (ran.batches().isEmpty()) {
+                report.tickWithoutBatch(to, whyNoBatch(running, nextTrigger));
+            }
+            return reported(ran, BatchCause.tick(to));
+        }
 
-        StepFailure(String where, long batchId, Throwable cause) {
-            this(where, batchId, cause, "at query start", null, null);
+        @Override
+        public RunResult<K, I, O> stop() {
+            reportStop();
+            sim.stop();
+            stoppedAt = sim.processingTime();
+            return new RunResult<>(List.of());
         }
 
         /**
-         * {@code driverPass} names a failure outside any batch: at query start, or at a restart;
-         * {@code entry} (or null) is the plan's step that failed, {@code planWhere} where the plan
-         * gives it ({@code scenario.txt:3}, {@code options}).
+         * The plan's start step: the query starts again from its checkpoint (a fresh processor's
+         * driver pass runs) and its first trigger reads the rows waiting, if any.
          */
-        StepFailure(String where, long batchId, Throwable cause, String driverPass, ReplayPlan.Entry entry,
-                String planWhere) {
-            super(where + ": " + cause.getMessage(), cause);
-            this.where = where;
-            this.batchId = batchId;
-            this.driverPass = driverPass;
-            this.entry = entry;
-            this.planWhere = planWhere;
+        @Override
+        public RunResult<K, I, O> start() {
+            stoppedAt = null;   // a restart: the start line says it all
+            long nextBatchId = sim.nextBatchId();
+            int waiting = sim.waitingRows().size();
+            Instant watermark = sim.watermark();
+            RunResult<K, I, O> ran;
+            try {
+                ran = sim.start();
+            } catch (RuntimeException e) {
+                if (e instanceof SparkThrowable) {
+                    throw new StepFailure("restart before batch " + nextBatchId + " (" + plan.where(step) + ")", -1,
+                            e, "the new processor's driver-side init/close pass", step, file, plan.where(step));
+                }
+                throw e;
+            }
+            restarted = ran.batches().isEmpty();
+            report.restart(nextBatchId, watermark, sim.processingTime(), waiting);
+            return reported(ran, BatchCause.start());
         }
 
-        /** The plan's step that failed, or null (the driver pass at query start). */
-        ReplayPlan.Entry entry() {
-            return entry;
+        private void reportStop() {
+            if (stoppedAt != null) {
+                report.stop(stoppedAt);
+                stoppedAt = null;
+            }
         }
 
-        /** Where the plan gives the step ({@code scenario.txt:3}, {@code options}), or null. */
-        String planWhere() {
-            return planWhere;
+        /**
+         * The step's run; Spark's errors, a batch that differs when retried ({@code --check-retries}),
+         * and the query's own code failing outside the processor (the key function, the input
+         * encoder), which the simulator reports as {@link IllegalArgumentException}, fail the step.
+         */
+        private RunResult<K, I, O> guarded(Supplier<RunResult<K, I, O>> run) {
+            try {
+                return run.get();
+            } catch (RuntimeException e) {
+                if (e instanceof SparkThrowable || e instanceof NondeterministicBatchException
+                        || e instanceof IllegalArgumentException) {
+                    String where = file != null ? file.display() : step.planLine().replace(" to=", " to ");
+                    throw new StepFailure(where, sim.nextBatchId(), e, "at query start", step, file, plan.where(step));
+                }
+                throw e;
+            }
         }
 
-        String driverPass() {
-            return driverPass;
+        /** Reports the batches {@code ran}, each with its cause, and the state after the last if asked. */
+        private RunResult<K, I, O> reported(RunResult<K, I, O> ran, BatchCause cause) {
+            List<BatchResult<K, I, O>> batches = ran.batches();
+            for (int b = 0; b < batches.size(); b++) {
+                BatchResult<K, I, O> batch = batches.get(b);
+                if (keepRun) {
+                    causes.put(batch.batchId(), cause);
+                }
+                restarted &= !batch.hadInput();
+                totals.add(batch);
+                report.batch(batch, cause, settings.showState() && b == batches.size() - 1 ? dumps(sim) : null);
+            }
+            return ran;
         }
 
-        String where() {
-            return where;
-        }
-
-        long batchId() {
-            return batchId;
+        private String whyNoBatch(boolean running, Instant nextTrigger) {
+            if (!running) {
+                return "the query is stopped: nothing runs until its start";
+            }
+            boolean processingTime = query.timeMode().equals(TimeMode.ProcessingTime());
+            if (query.triggerIntervalMs() > 0 && sim.processingTime().isBefore(nextTrigger)) {
+                return "no trigger: the next one runs at " + nextTrigger;
+            }
+            if (!processingTime) {
+                return query.triggerIntervalMs() > 0
+                        ? "the trigger found no rows waiting and no no-data batch due"
+                        : "only the clock moved: " + TextReport.timeMode(query.timeMode())
+                                + " queries run batches for input, not for trigger ticks";
+            }
+            if (sim.nextBatchId() == 0) {
+                return "no batch has run yet: Spark runs nothing before the first data batch";
+            }
+            return restarted ? "the query restarted: Spark runs nothing before the next data batch" : "nothing to do";
         }
     }
 }

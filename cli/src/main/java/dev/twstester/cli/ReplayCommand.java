@@ -57,7 +57,10 @@ import picocli.CommandLine.Spec;
             "The simulator runs each batch as Spark 4.2.0 does, including the no-data batch after a watermark"
                     + " advance. For every batch stdout shows its id and file, rows in and dropped as late, the late"
                     + " and eviction watermarks, the batch timestamp, the output rows and the timers fired (rows as"
-                    + " JSON through the query's encoders, times in UTC). Progress and errors go to stderr.",
+                    + " JSON through the query's encoders, times in UTC); for a query of several stateful operators"
+                    + " (TwsQuery#then) each operator's outputs and timers fired, and from the second operator on its"
+                    + " rows in and dropped as late (the last operator's outputs are the query's). Progress and errors"
+                    + " go to stderr.",
             ""
         },
         parameterListHeading = "Arguments:%n",
@@ -104,7 +107,9 @@ import picocli.CommandLine.Spec;
             "  twstester replay events/ --query com.acme.Carts --shuffle-partitions 3 \\",
             "      --check-retries --show-metrics",
             "  twstester replay events/ --query com.acme.Carts --format json > run.jsonl",
-            "  twstester replay events/ --query com.acme.Carts --expect run.jsonl"
+            "  twstester replay events/ --query com.acme.Carts --expect run.jsonl",
+            "  twstester replay samples/src/main/resources/cart-digest \\",
+            "      --query dev.twstester.samples.chain.ChainQueries#abandonedCartDigest"
         },
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.DIFFERENCE_LINE, ExitCodes.USAGE_LINE,
@@ -388,7 +393,7 @@ public final class ReplayCommand implements Callable<Integer> {
         boolean processingTime = q.timeMode().equals(TimeMode.ProcessingTime());
         ReplayPlan result;
         if (planFile != null) {
-            result = ReplayPlan.read(planFile, planFile.toString(), files);
+            result = ReplayPlan.read(planFile, files);
         } else {
             Duration interval = batchInterval;
             if (interval == null && processingTime && q.triggerIntervalMs() == 0 && times.size() < files.size()) {

@@ -7,92 +7,96 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.Set;
 
+import dev.twstester.Scenario;
 import dev.twstester.io.ScenarioPlan;
 
 /**
- * The steps of a replay, each a {@link ScenarioPlan.Step} with its event file (for input and add
- * steps): from a plan file ({@code scenario.txt}, read by {@link ScenarioPlan}, as the property
- * engine and the JUnit extension's trace files write it) or from the options {@code --at},
- * {@code --tick} and {@code --batch-interval} (which give input steps and ticks).
+ * The steps of a replay: a {@link ScenarioPlan} (its steps are {@link Scenario} steps, each with its
+ * rows file and plan line) read from a plan file ({@code scenario.txt}, as the property engine and
+ * the JUnit extension's trace files write it) or made from the options {@code --at}, {@code --tick}
+ * and {@code --batch-interval} (which give input steps and ticks), and the event file of each input
+ * and add step.
  *
- * @param steps  the steps in order
- * @param source the plan file as given, or {@code options}
+ * @param plan  the steps in order; its source is the plan file as given, or {@code options}
+ * @param files the event file of each rows file, by {@link ScenarioPlan#resolve}
  */
-record ReplayPlan(List<Entry> steps, String source) {
+record ReplayPlan(ScenarioPlan plan, Map<Path, EventFile> files) {
     ReplayPlan {
-        steps = List.copyOf(steps);
+        files = Map.copyOf(files);
     }
 
-    /**
-     * One step and its event file.
-     *
-     * @param step the step
-     * @param file the event file of an input or add step, else null
-     */
-    record Entry(ScenarioPlan.Step step, EventFile file) {
-        ScenarioPlan.Kind kind() {
-            return step.kind();
-        }
+    /** The steps in order. */
+    List<ScenarioPlan.Step> steps() {
+        return plan.steps();
+    }
+
+    /** The plan file as given, or {@code options}. */
+    String source() {
+        return plan.source();
+    }
+
+    /** The event file of an input or add step; null for a step without rows. */
+    EventFile file(ScenarioPlan.Step step) {
+        return step.hasRows() ? files.get(plan.resolve(step)) : null;
     }
 
     /** Number of input and add steps. */
     int inputCount() {
-        return (int) steps.stream().filter(e -> e.file() != null).count();
+        return (int) plan.steps().stream().filter(ScenarioPlan.Step::hasRows).count();
     }
 
-    /** Where {@code entry} comes from in messages: {@code plan:line}, or {@code options}. */
-    String where(Entry entry) {
-        return entry.step().line() > 0 ? source + ":" + entry.step().line() : source;
+    /** Where {@code step} comes from in messages: {@code plan:line}, or {@code options}. */
+    String where(ScenarioPlan.Step step) {
+        return plan.where(step);
     }
 
     /**
      * Reads a plan file ({@link ScenarioPlan#read}); files are named relative to the plan's folder,
      * and every event file given to the replay must appear in it.
      */
-    static ReplayPlan read(Path planFile, String display, List<EventFile> given) {
+    static ReplayPlan read(Path planFile, List<EventFile> given) {
         ScenarioPlan plan;
         try {
             plan = ScenarioPlan.read(planFile);
         } catch (IOException e) {
-            throw CliException.invalidInput(display + ": cannot read the replay plan: " + e, e);
+            throw CliException.invalidInput(planFile + ": cannot read the replay plan: " + e, e);
         } catch (IllegalArgumentException e) {
             throw CliException.invalidInput(e.getMessage(), e);
         }
         Map<Path, EventFile> byPath = new HashMap<>();
         given.forEach(f -> byPath.put(f.path().toAbsolutePath().normalize(), f));
-        List<Entry> steps = new ArrayList<>();
-        TreeSet<String> used = new TreeSet<>();
+        Map<Path, EventFile> used = new HashMap<>();
         for (ScenarioPlan.Step step : plan.steps()) {
-            EventFile event = null;
             if (step.hasRows()) {
                 Path file = plan.resolve(step);
-                event = byPath.get(file);
+                EventFile event = byPath.get(file);
                 if (event == null) {
-                    throw CliException.invalidInput(display + ":" + step.line() + ": " + (Files.isRegularFile(file)
+                    throw CliException.invalidInput(plan.where(step) + ": " + (Files.isRegularFile(file)
                             ? step.file() + " is not one of the event files replayed (the files and folders given, without"
                                     + " names starting with _ or .)"
                             : "no file " + step.file() + " next to the plan"), null);
                 }
-                used.add(event.display());
+                used.put(file, event);
             }
-            steps.add(new Entry(step, event));
         }
+        Set<EventFile> inPlan = new HashSet<>(used.values());
         for (EventFile f : given) {
-            if (!used.contains(f.display())) {
-                throw CliException.invalidInput(display + ": " + f.display() + " is not in the plan; add a line "
+            if (!inPlan.contains(f)) {
+                throw CliException.invalidInput(planFile + ": " + f.display() + " is not in the plan; add a line "
                         + "\"input " + f.label() + " at=current\" or move the file away", null);
             }
         }
-        if (steps.isEmpty()) {
-            throw CliException.invalidInput(display + ": the plan has no step; write lines like "
+        if (plan.steps().isEmpty()) {
+            throw CliException.invalidInput(planFile + ": the plan has no step; write lines like "
                     + "\"input 001.jsonl at=current\", \"tick to=2024-05-01T10:05:00Z\" and \"restart\"", null);
         }
-        return new ReplayPlan(steps, display);
+        return new ReplayPlan(plan, used);
     }
 
     /**
@@ -106,34 +110,10 @@ record ReplayPlan(List<Entry> steps, String source) {
         Map<String, List<EventFile>> byName = new LinkedHashMap<>();
         files.forEach(f -> byName.computeIfAbsent(f.name(), n -> new ArrayList<>()).add(f));
         Map<String, Instant> times = new LinkedHashMap<>(at);
-        List<Entry> inputs = new ArrayList<>();
+        List<Instant> inputTimes = new ArrayList<>();
         for (int k = 0; k < files.size(); k++) {
-            EventFile f = files.get(k);
-            Instant time = null;
-            String timeFrom = null;
-            List<String> names = new ArrayList<>(List.of(f.display(), f.label()));
-            if (byName.get(f.name()).size() == 1) {
-                names.add(f.name());
-            } else if (times.containsKey(f.name()) && !names.contains(f.name())) {
-                throw CliException.usage("--at " + f.name() + "=...: " + byName.get(f.name()).size() + " files have this"
-                        + " name (" + String.join(", ", byName.get(f.name()).stream().map(EventFile::label).toList())
-                        + "); name one with its folder, like --at " + f.label() + "=...");
-            }
-            for (String name : names) {
-                Instant given = times.remove(name);
-                if (given != null && time != null && !given.equals(time)) {
-                    throw CliException.usage("--at gives " + f.label() + " two times: " + timeFrom + "=" + time
-                            + " and " + name + "=" + given);
-                }
-                if (given != null) {
-                    time = given;
-                    timeFrom = name;
-                }
-            }
-            if (time == null && interval != null) {
-                time = start.plus(interval.multipliedBy(k + 1L));
-            }
-            inputs.add(new Entry(ScenarioPlan.Step.input(f.label(), time), f));
+            Instant time = atTime(files.get(k), byName, times);
+            inputTimes.add(time == null && interval != null ? start.plus(interval.multipliedBy(k + 1L)) : time);
         }
         if (!times.isEmpty()) {
             throw CliException.usage("--at " + times.keySet().iterator().next() + "=...: no such input file; the files are "
@@ -141,20 +121,52 @@ record ReplayPlan(List<Entry> steps, String source) {
         }
         List<Instant> pending = new ArrayList<>(ticks);
         pending.sort(null);
-        List<Entry> steps = new ArrayList<>();
-        for (Entry e : inputs) {
-            Instant time = e.step().time();
+        List<ScenarioPlan.Step> steps = new ArrayList<>();
+        Map<Path, EventFile> byLabel = new HashMap<>();
+        for (int k = 0; k < files.size(); k++) {
+            EventFile f = files.get(k);
+            Instant time = inputTimes.get(k);
             while (time != null && !pending.isEmpty() && pending.get(0).isBefore(time)) {
-                steps.add(new Entry(ScenarioPlan.Step.tick(pending.remove(0)), null));
+                steps.add(ScenarioPlan.Step.tick(pending.remove(0)));
             }
             if (time != null && !pending.isEmpty() && pending.get(0).equals(time)) {
-                throw CliException.usage("--tick " + time + " is also the time of " + e.file().label()
+                throw CliException.usage("--tick " + time + " is also the time of " + f.label()
                         + "'s batch; one trigger runs one batch, move the tick or the file");
             }
-            steps.add(e);
+            steps.add(ScenarioPlan.Step.input(f.label(), time));
+            byLabel.put(Path.of(f.label()), f);
         }
-        pending.forEach(t -> steps.add(new Entry(ScenarioPlan.Step.tick(t), null)));
-        return new ReplayPlan(steps, "options");
+        pending.forEach(t -> steps.add(ScenarioPlan.Step.tick(t)));
+        return new ReplayPlan(ScenarioPlan.of("options", steps), byLabel);
+    }
+
+    /**
+     * The {@code --at} time of {@code f}, taken out of {@code times}: given by its path, label or
+     * (when no other file has it) name; null when none is given.
+     */
+    private static Instant atTime(EventFile f, Map<String, List<EventFile>> byName, Map<String, Instant> times) {
+        Instant time = null;
+        String timeFrom = null;
+        List<String> names = new ArrayList<>(List.of(f.display(), f.label()));
+        if (byName.get(f.name()).size() == 1) {
+            names.add(f.name());
+        } else if (times.containsKey(f.name()) && !names.contains(f.name())) {
+            throw CliException.usage("--at " + f.name() + "=...: " + byName.get(f.name()).size() + " files have this"
+                    + " name (" + String.join(", ", byName.get(f.name()).stream().map(EventFile::label).toList())
+                    + "); name one with its folder, like --at " + f.label() + "=...");
+        }
+        for (String name : names) {
+            Instant given = times.remove(name);
+            if (given != null && time != null && !given.equals(time)) {
+                throw CliException.usage("--at gives " + f.label() + " two times: " + timeFrom + "=" + time
+                        + " and " + name + "=" + given);
+            }
+            if (given != null) {
+                time = given;
+                timeFrom = name;
+            }
+        }
+        return time;
     }
 
     /**
@@ -164,36 +176,73 @@ record ReplayPlan(List<Entry> steps, String source) {
      * trigger.
      */
     void validate(boolean processingTime, long triggerIntervalMs, String hint) {
-        boolean strict = processingTime && triggerIntervalMs == 0;
-        Instant now = Instant.EPOCH;
-        String previous = "the start (" + Instant.EPOCH + ")";
-        for (Entry e : steps) {
-            ScenarioPlan.Step s = e.step();
-            if (s.kind() != ScenarioPlan.Kind.INPUT && s.kind() != ScenarioPlan.Kind.TICK) {
-                continue;   // the clock carries over
-            }
-            Instant time = s.time();
-            String what = s.kind() == ScenarioPlan.Kind.INPUT ? e.file().label() : "tick to " + s.time();
-            String from = where(e);
-            if (time == null) {
+        ClockCheck check = new ClockCheck(processingTime && triggerIntervalMs == 0, hint);
+        for (ScenarioPlan.Step step : plan.steps()) {
+            check.step = step;
+            step.step().applyTo(check);
+        }
+    }
+
+    /** The times of input steps and ticks, in plan order; the clock carries over the other steps. */
+    private final class ClockCheck implements Scenario.StepTarget<Object, Void> {
+        private final boolean strict;
+        private final String hint;
+        private Instant now = Instant.EPOCH;
+        private String previous = "the start (" + Instant.EPOCH + ")";
+        private ScenarioPlan.Step step;
+
+        ClockCheck(boolean strict, String hint) {
+            this.strict = strict;
+            this.hint = hint;
+        }
+
+        @Override
+        public Void batch(List<Object> rows, Instant at) {
+            String what = file(step).label();
+            if (at == null) {
                 if (strict) {
-                    throw CliException.usage(what + " has no processing time (" + from + "); in ProcessingTime mode"
-                            + " every file needs one, " + hint);
+                    throw CliException.usage(what + " has no processing time (" + where(step) + "); in ProcessingTime"
+                            + " mode every file needs one, " + hint);
                 }
-                continue;
+                return null;
             }
-            boolean input = s.kind() == ScenarioPlan.Kind.INPUT;
-            String whatAt = input ? what + " at " + time : what;
+            moveTo(at, what + " at " + at, what + " (" + at + ")");
+            return null;
+        }
+
+        @Override
+        public Void tick(Instant to) {
+            String what = "tick to " + to;
+            moveTo(to, what, what);
+            return null;
+        }
+
+        private void moveTo(Instant time, String what, String next) {
             if (time.isBefore(now)) {
-                throw CliException.usage(whatAt + " is before " + previous + " (" + from
+                throw CliException.usage(what + " is before " + previous + " (" + where(step)
                         + "); processing time never moves backwards");
             }
             if (strict && !time.isAfter(now)) {
-                throw CliException.usage(whatAt + " is not after " + previous + " (" + from
+                throw CliException.usage(what + " is not after " + previous + " (" + where(step)
                         + "); in ProcessingTime mode each step needs a strictly later time (one trigger, one batch)");
             }
             now = time;
-            previous = input ? what + " (" + time + ")" : what;
+            previous = next;
+        }
+
+        @Override
+        public Void addData(List<Object> rows) {
+            return null;
+        }
+
+        @Override
+        public Void stop() {
+            return null;
+        }
+
+        @Override
+        public Void start() {
+            return null;
         }
     }
 }

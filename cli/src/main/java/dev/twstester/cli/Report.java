@@ -7,6 +7,7 @@ import java.util.Map;
 import dev.twstester.BatchResult;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
+import dev.twstester.sim.StateDump;
 
 /**
  * Where a replay writes what happened (stdout): {@link TextReport} for people, {@link JsonReport}
@@ -26,8 +27,11 @@ interface Report<K, I, O> {
      */
     void warning(EventInputs.Warning warning);
 
-    /** One batch the simulator ran; {@code state} (or null) is every key's state after it. */
-    void batch(BatchResult<K, I, O> batch, BatchCause cause, StateSnapshot<K> state);
+    /**
+     * One batch the simulator ran; {@code states} (or null) is every key's state after it, one dump
+     * per stateful operator in plan order.
+     */
+    void batch(BatchResult<K, I, O> batch, BatchCause cause, List<StateDump<?>> states);
 
     /**
      * The query started again from its checkpoint (a plan's {@code start} step, or the second half
@@ -48,10 +52,11 @@ interface Report<K, I, O> {
 
     /**
      * After the last batch: what the batches added up to and where the simulator stands;
+     * {@code keysWithState} has each operator's keys with state or timers, in plan order;
      * {@code pendingNoDataBatchAt} (or null) is the trigger time of a no-data batch the last batch
      * asked for, which the replay ended before (EventTime and None mode only).
      */
-    void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<K> keysWithState,
+    void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime, List<List<?>> keysWithState,
             Instant pendingNoDataBatchAt);
 
     /**

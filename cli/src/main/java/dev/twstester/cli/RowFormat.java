@@ -11,7 +11,6 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 
-import org.apache.spark.sql.Encoder;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -175,10 +174,5 @@ final class RowFormat {
             module.addSerializer(t, viaAny);
         }
         return module;
-    }
-
-    /** The encoder's type name for messages, e.g. {@code CartEvent} for a bean encoder. */
-    static String typeName(Encoder<?> encoder) {
-        return encoder.clsTag().runtimeClass().getSimpleName();
     }
 }

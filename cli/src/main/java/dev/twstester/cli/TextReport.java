@@ -14,7 +14,7 @@ import dev.twstester.FiredTimer;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
-import dev.twstester.io.EncoderRows;
+import dev.twstester.sim.StateDump;
 
 /**
  * The replay for people, batch by batch:
@@ -31,6 +31,20 @@ import dev.twstester.io.EncoderRows;
  * Rows are shown as JSON through the query's encoders, times in UTC; the metrics line (with
  * {@code --show-metrics}) lists the batch's non-zero metrics in {@link BatchResult#METRIC_NAMES} order.
  *
+ * <p>A query of several stateful operators shows, after the batch's rows in, watermarks and time,
+ * each operator's view of the batch, the last one's outputs being the query's:
+ * <pre>
+ *   operator 0 (CartFlags):
+ *     outputs: 1
+ *       {"flaggedAt":"2024-05-01T10:35:00Z","itemCount":2,"userId":"ana"}
+ *     timers fired: ana@2024-05-01T10:35:00Z
+ *   operator 1 (HourlyDigest), the query's output:
+ *     rows in: 1, dropped late: 0
+ *     outputs: none
+ *     timers fired: none
+ * </pre>
+ * and {@code --show-state} each operator's state ({@code state of operator 1 (HourlyDigest):}).
+ *
  * <p>Text stays readable for large batches and runs: each list of a batch (late rows, outputs,
  * fired timers, keys of {@code --show-state}) shows at most {@code maxRows} entries followed by
  * {@code ... and 1234 more}, and the last line names at most {@value #KEYS_LISTED} keys with state
@@ -45,9 +59,7 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
 
     private final PrintWriter out;
     private final TwsQuery<K, I, O> query;
-    private EncoderRows<K> keys;
-    private EncoderRows<I> inputs;
-    private EncoderRows<O> outputs;
+    private final OperatorRows rows;
     private final boolean showMetrics;
     private final List<String> simulatorModes;
     private final int maxRows;
@@ -63,31 +75,10 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
             int maxRows) {
         this.out = out;
         this.query = query;
+        this.rows = new OperatorRows(query);
         this.showMetrics = showMetrics;
         this.simulatorModes = List.copyOf(simulatorModes);
         this.maxRows = maxRows <= 0 ? Integer.MAX_VALUE : maxRows;
-    }
-
-    // the codecs are made when first needed: a replay without outputs or late rows needs none of them
-    private EncoderRows<K> keys() {
-        if (keys == null) {
-            keys = EncoderRows.of(query.keyEncoder());
-        }
-        return keys;
-    }
-
-    private EncoderRows<I> inputs() {
-        if (inputs == null) {
-            inputs = EncoderRows.of(query.inputEncoder());
-        }
-        return inputs;
-    }
-
-    private EncoderRows<O> outputs() {
-        if (outputs == null) {
-            outputs = EncoderRows.of(query.outputEncoder());
-        }
-        return outputs;
     }
 
     @Override
@@ -104,16 +95,43 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
         // on stderr: stdout has the batches
     }
 
+    /**
+     * The query's modes: {@code EventTime mode, Update output, watermark on ts with delay PT10M},
+     * for several operators each operator's, then the shuffle partitions and trigger if not the defaults.
+     */
     static String describe(TwsQuery<?, ?, ?> query) {
-        String watermark = query.eventTimeColumn()
-                .map(c -> ", watermark on " + c + " with delay " + query.watermarkDelay())
-                .orElse(", no watermark");
+        List<TwsQuery<?, ?, ?>> operators = query.operators();
+        String modes;
+        if (operators.size() == 1) {
+            modes = modes(query) + query.eventTimeColumn()
+                    .map(c -> ", watermark on " + c + " with delay " + query.watermarkDelay())
+                    .orElse(", no watermark");
+        } else {
+            List<String> each = new ArrayList<>();
+            for (int i = 0; i < operators.size(); i++) {
+                TwsQuery<?, ?, ?> op = operators.get(i);
+                each.add(operatorName(operators, i) + " " + modes(op)
+                        + op.eventTimeColumn().map(c -> ", watermark on " + c + " with delay " + op.watermarkDelay())
+                                .orElse("")
+                        + op.outputEventTimeColumn().map(c -> ", output event time " + c).orElse(""));
+            }
+            modes = operators.size() + " stateful operators: " + String.join("; ", each);
+        }
         String partitions = query.shufflePartitions() == 1 ? ""
                 : ", " + query.shufflePartitions() + " shuffle partitions";
         String trigger = query.triggerIntervalMs() == 0 ? ""
                 : ", trigger interval " + java.time.Duration.ofMillis(query.triggerIntervalMs());
-        return timeMode(query.timeMode()) + " mode, " + outputMode(query.outputMode()) + " output" + watermark
-                + partitions + trigger;
+        return modes + partitions + trigger;
+    }
+
+    private static String modes(TwsQuery<?, ?, ?> operator) {
+        return timeMode(operator.timeMode()) + " mode, " + outputMode(operator.outputMode()) + " output";
+    }
+
+    /** {@code operator 1 (HourlyDigest)}: operator {@code i} of a query's {@code operators}, by its class. */
+    static String operatorName(List<TwsQuery<?, ?, ?>> operators, int i) {
+        Class<?> type = operators.get(i).userClass();
+        return "operator " + i + " (" + (type.getSimpleName().isEmpty() ? type.getName() : type.getSimpleName()) + ")";
     }
 
     static String timeMode(TimeMode mode) {
@@ -135,43 +153,72 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
     }
 
     @Override
-    public void batch(BatchResult<K, I, O> b, BatchCause cause, StateSnapshot<K> state) {
+    public void batch(BatchResult<K, I, O> b, BatchCause cause, List<StateDump<?>> states) {
         printBatch(b, cause == null ? BatchCause.unknown(b.hadInput()) : cause.label(b.hadInput()));
-        if (state != null) {
-            printState(state);
+        if (states != null) {
+            for (int i = 0; i < states.size(); i++) {
+                printState(states.get(i), i, states.size());
+            }
         }
     }
 
+    /**
+     * The batch: its rows, watermarks and time, then its outputs and fired timers; for several
+     * operators each operator's view of the batch (its rows in and late rows from operator 1 on,
+     * its outputs, fired timers and metrics), the last one's outputs being the query's.
+     */
     private void printBatch(BatchResult<K, I, O> b, String label) {
         out.println("batch " + b.batchId() + " (" + label + ")");
-        out.println("  rows in: " + b.input().size() + ", dropped late: " + b.droppedLate().size());
-        List<I> late = b.droppedLate();
-        for (int i = 0; i < Math.min(late.size(), maxRows); i++) {
-            out.println("    " + RowFormat.text(late.get(i), inputs()));
-        }
-        more(late.size(), "    ");
+        List<BatchResult<?, ?, ?>> views = b.operators();
+        printRowsIn(b, 0, "  ");
         out.println("  watermark: late " + b.lateWatermark() + ", eviction " + b.evictionWatermark());
         out.println("  batch timestamp: " + b.batchTimestamp());
-        List<O> rows = b.outputs();
-        out.println("  outputs: " + (rows.isEmpty() ? "none" : rows.size()));
-        for (int i = 0; i < Math.min(rows.size(), maxRows); i++) {
-            out.println("    " + RowFormat.text(rows.get(i), outputs()));
+        if (views.size() == 1) {
+            printResults(b, 0, "  ");
+            return;
         }
-        more(rows.size(), "    ");
-        List<FiredTimer<K>> fired = b.firedTimers();
+        List<TwsQuery<?, ?, ?>> operators = query.operators();
+        for (int i = 0; i < views.size(); i++) {
+            out.println("  " + operatorName(operators, i) + (i == views.size() - 1 ? ", the query's output:" : ":"));
+            if (i > 0) {
+                printRowsIn(views.get(i), i, "    ");
+            }
+            printResults(views.get(i), i, "    ");
+        }
+    }
+
+    /** {@code rows in: 3, dropped late: 1} and the late rows. */
+    private void printRowsIn(BatchResult<?, ?, ?> b, int operator, String indent) {
+        out.println(indent + "rows in: " + b.input().size() + ", dropped late: " + b.droppedLate().size());
+        List<?> late = b.droppedLate();
+        for (int i = 0; i < Math.min(late.size(), maxRows); i++) {
+            out.println(indent + "  " + RowFormat.text(late.get(i), rows.inputs(operator)));
+        }
+        more(late.size(), indent + "  ");
+    }
+
+    /** The outputs, the timers fired and (with {@code --show-metrics}) the metrics of one operator's view. */
+    private void printResults(BatchResult<?, ?, ?> b, int operator, String indent) {
+        List<?> outputs = b.outputs();
+        out.println(indent + "outputs: " + (outputs.isEmpty() ? "none" : outputs.size()));
+        for (int i = 0; i < Math.min(outputs.size(), maxRows); i++) {
+            out.println(indent + "  " + RowFormat.text(outputs.get(i), rows.outputs(operator)));
+        }
+        more(outputs.size(), indent + "  ");
+        List<? extends FiredTimer<?>> fired = b.firedTimers();
         List<String> timers = new ArrayList<>();
         for (int i = 0; i < Math.min(fired.size(), maxRows); i++) {
-            timers.add(RowFormat.keyText(fired.get(i).key(), keys()) + "@" + fired.get(i).expiry());
+            timers.add(RowFormat.keyText(fired.get(i).key(), rows.keys(operator)) + "@" + fired.get(i).expiry());
         }
-        out.println("  timers fired: " + (timers.isEmpty() ? "none" : String.join(", ", timers))
+        out.println(indent + "timers fired: " + (timers.isEmpty() ? "none" : String.join(", ", timers))
                 + (fired.size() > maxRows ? ", ... and " + (fired.size() - maxRows) + " more" : ""));
         if (showMetrics) {
-            printMetrics(b);
+            printMetrics(b, indent);
         }
     }
 
     /** The non-zero metrics in Spark's order ({@link BatchResult#METRIC_NAMES}). */
-    private void printMetrics(BatchResult<K, I, O> b) {
+    private void printMetrics(BatchResult<?, ?, ?> b, String indent) {
         List<String> shown = new ArrayList<>();
         for (String name : BatchResult.METRIC_NAMES) {
             long value = b.metric(name);
@@ -179,26 +226,28 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
                 shown.add(name + "=" + value);
             }
         }
-        out.println("  metrics: " + (shown.isEmpty() ? "none" : String.join(", ", shown)));
+        out.println(indent + "metrics: " + (shown.isEmpty() ? "none" : String.join(", ", shown)));
     }
 
-    private void printState(StateSnapshot<K> state) {
+    /** One operator's state: {@code state:} for a query of one operator, else {@code state of operator 1 (...):}. */
+    private void printState(StateDump<?> state, int operator, int operators) {
+        String title = operators == 1 ? "  state" : "  state of " + operatorName(query.operators(), operator);
         if (state.keys().isEmpty()) {
-            out.println("  state: none");
+            out.println(title + ": none");
             return;
         }
-        out.println("  state:");
-        List<StateSnapshot.KeyState<K>> shown = state.keys().subList(0, Math.min(state.keys().size(), maxRows));
-        for (StateSnapshot.KeyState<K> k : shown) {
+        out.println(title + ":");
+        List<? extends StateDump.KeyState<?>> keys = state.keys();
+        for (StateDump.KeyState<?> k : keys.subList(0, Math.min(keys.size(), maxRows))) {
             List<String> parts = new ArrayList<>();
             k.variables().forEach((name, v) -> parts.add(name + " (" + v.kind() + ") " + RowFormat.print(RowFormat.any(v.value()))));
             if (!k.timers().isEmpty()) {
                 parts.add("timers " + k.timers());
             }
-            out.println("    " + RowFormat.keyText(k.key(), keys()) + ": "
+            out.println("    " + RowFormat.keyText(k.key(), rows.keys(operator)) + ": "
                     + (parts.isEmpty() ? "(nothing visible: expired by TTL)" : String.join(", ", parts)));
         }
-        more(state.keys().size(), "    ");
+        more(keys.size(), "    ");
     }
 
     /** The line after a list cut at {@code maxRows}: how many entries were not shown, and where to see them. */
@@ -237,7 +286,7 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
 
     @Override
     public void end(Replay.Totals totals, int files, Instant watermark, Instant processingTime,
-            List<K> keysWithState, Instant pendingNoDataBatchAt) {
+            List<List<?>> keysWithState, Instant pendingNoDataBatchAt) {
         out.println("total: " + count(totals.batches(), "batch", "batches") + " for " + count(files, "file", "files")
                 + ": " + count(totals.outputs(), "output row", "output rows")
                 + ", " + count(totals.timersFired(), "timer fired", "timers fired")
@@ -251,12 +300,24 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
         }
     }
 
+    /** Each operator's keys ({@link #keysText(List, int)}), for several operators as {@code operator 0 [...], operator 1 [...]}. */
+    private String keysText(List<List<?>> keysWithState) {
+        if (keysWithState.size() == 1) {
+            return keysText(keysWithState.get(0), 0);
+        }
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < keysWithState.size(); i++) {
+            each.add("operator " + i + " " + keysText(keysWithState.get(i), i));
+        }
+        return String.join(", ", each);
+    }
+
     /** {@code [ana, bo]} for up to {@value #KEYS_LISTED} keys, else {@code 20000 (first 10: [...])}. */
-    private String keysText(List<K> keysWithState) {
-        List<String> shown = keysWithState.subList(0, Math.min(keysWithState.size(), KEYS_LISTED)).stream()
-                .map(k -> RowFormat.keyText(k, keys())).toList();
-        return keysWithState.size() <= KEYS_LISTED ? shown.toString()
-                : keysWithState.size() + " (first " + KEYS_LISTED + ": " + shown + ")";
+    private String keysText(List<?> keys, int operator) {
+        List<String> shown = keys.subList(0, Math.min(keys.size(), KEYS_LISTED)).stream()
+                .map(k -> RowFormat.keyText(k, rows.keys(operator))).toList();
+        return keys.size() <= KEYS_LISTED ? shown.toString()
+                : keys.size() + " (first " + KEYS_LISTED + ": " + shown + ")";
     }
 
     @Override

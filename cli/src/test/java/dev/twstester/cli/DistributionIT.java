@@ -9,15 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.twstester.testing.ChildJvm;
 
 /**
  * The installable command line, {@code cli/target/twstester-<version>/} as {@code mvn package} makes it
@@ -123,21 +122,10 @@ class DistributionIT {
     private static Run run(List<String> command) {
         try {
             Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
-            ProcessBuilder builder = new ProcessBuilder(new ArrayList<>(command)).directory(elsewhere.toFile());
-            builder.environment().remove("JAVA_OPTS");
-            Process process = builder.start();
-            CompletableFuture<String> out = drain(process.getInputStream());
-            CompletableFuture<String> err = drain(process.getErrorStream());
-            if (!process.waitFor(300, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError(command + " did not end within 300 s");
-            }
-            return new Run(process.exitValue(), out.join(), err.join());
+            ChildJvm.Result result = ChildJvm.command(command).directory(elsewhere).withoutEnv("JAVA_OPTS").run();
+            return new Run(result.exit(), result.stdout(), result.stderr());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 

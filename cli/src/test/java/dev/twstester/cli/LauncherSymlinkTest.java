@@ -3,13 +3,13 @@ package dev.twstester.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.List;
+import dev.twstester.testing.ChildJvm;
 
 /**
  * The {@code ./twstester} launcher at the repository root works from any folder and through
@@ -27,12 +27,11 @@ class LauncherSymlinkTest {
         Path relative = Files.createSymbolicLink(other.resolve("tw"), Path.of("..", "bin", "twstester"));
 
         for (Path link : new Path[] {onPath, relative}) {
-            Process p = new ProcessBuilder("bash", link.toString(), "--version").directory(dir.toFile())
-                    .redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(link + " ended").isTrue();
-            assertThat(p.exitValue()).as(link + ": " + out).isZero();
-            assertThat(out).as(link.toString()).matches("(?s)twstester \\S+ \\(simulates Spark \\S+ transformWithState\\)\\R.*");
+            ChildJvm.Result run = ChildJvm.command(List.of("bash", link.toString(), "--version")).directory(dir)
+                    .timeout(java.time.Duration.ofSeconds(120)).run();
+            assertThat(run.exit()).as(link + ": " + run).isZero();
+            assertThat(run.stdout()).as(link.toString())
+                    .matches("(?s)twstester \\S+ \\(simulates Spark \\S+ transformWithState\\)\\R.*");
         }
     }
 

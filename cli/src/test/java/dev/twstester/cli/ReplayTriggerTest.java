@@ -3,7 +3,6 @@ package dev.twstester.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -18,6 +17,7 @@ import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 import dev.twstester.io.EncoderRows;
+import dev.twstester.io.JsonLines;
 import dev.twstester.io.RunResultJson;
 import dev.twstester.io.ScenarioPlan;
 import dev.twstester.samples.cart.CartAlert;
@@ -40,8 +40,7 @@ class ReplayTriggerTest {
     /** The cart file's rows, read as the replay reads them. */
     private static List<CartEvent> rows(Path file) {
         EncoderRows<CartEvent> codec = EncoderRows.of(CartWatch.query().inputEncoder());
-        return new JsonLinesReader<>(codec, new PrintWriter(PrintWriter.nullWriter()))
-                .read(new EventFile(file, file.toString()));
+        return JsonLines.of(codec, note -> { }).read(file);
     }
 
     /** Runs {@code steps} on the simulator with {@code query} and saves the run as {@code --expect} reads it. */

@@ -22,11 +22,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.twstester.io.EncoderRows;
+import dev.twstester.io.JsonLines;
+import dev.twstester.io.JsonLinesException;
 import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.spark.LiveSpark;
 
 /**
- * The replay's reader gives the rows Spark's own JSON reader gives
+ * The replay's reader ({@link JsonLines}) gives the rows Spark's own JSON reader gives
  * ({@code spark.read().schema(schema).json(path)} in the live runner's session, time zone UTC) for
  * the samples' files, edge-case files and generated lines.
  */
@@ -52,8 +54,8 @@ class SparkJsonDifferentialTest {
     }
 
     static List<Row> ours(Path file, StructType schema, StringWriter notes) {
-        return new JsonLinesReader<Row>(schema, row -> row, "Row", new PrintWriter(notes, true))
-                .read(new EventFile(file, file.getFileName().toString()));
+        PrintWriter lines = new PrintWriter(notes, true);
+        return JsonLines.rows(schema, lines::println).read(file, file.getFileName().toString());
     }
 
     static void assertSameRows(Path file, StructType schema) {
@@ -107,8 +109,7 @@ class SparkJsonDifferentialTest {
                 assertSameRows(file, codec.schema());
                 List<CartEvent> expected = LiveSpark.session().read().schema(codec.schema()).json(file.toString())
                         .as(Encoders.bean(CartEvent.class)).collectAsList();
-                List<CartEvent> actual = new JsonLinesReader<>(codec, new PrintWriter(new StringWriter()))
-                        .read(new EventFile(file, file.getFileName().toString()));
+                List<CartEvent> actual = JsonLines.of(codec, note -> { }).read(file, file.getFileName().toString());
                 assertThat(actual).as(file.toString()).isNotEmpty().isEqualTo(expected);
             }
         }
@@ -146,7 +147,7 @@ class SparkJsonDifferentialTest {
         List<Row> actual;
         try {
             actual = ours(file, FLAT, new StringWriter());
-        } catch (CliException e) {
+        } catch (JsonLinesException e) {
             throw new AssertionError("seed " + seed + " (rerun with -Dtwstester.seed=" + seed + "): " + e.getMessage(), e);
         }
         assertThat(actual).as("seed " + seed + " (rerun with -Dtwstester.seed=" + seed + ")").hasSize(lines.size());

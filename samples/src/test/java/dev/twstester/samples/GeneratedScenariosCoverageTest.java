@@ -2,6 +2,7 @@ package dev.twstester.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -62,41 +63,77 @@ class GeneratedScenariosCoverageTest {
         for (long seed : SEEDS) {
             GenScenario generated = sample.scenario(seed);
             TwsQuery<K, I, O> query = generated.applyTo(sample.query());
-            TwsSimulator<K, I, O> sim = new TwsSimulator<>(query);
-            long interval = query.triggerIntervalMs();
             c.scenarios++;
-            c.triggered += interval > 0 ? 1 : 0;
+            c.triggered += query.triggerIntervalMs() > 0 ? 1 : 0;
             c.partitions.add(query.shufflePartitions());
-            boolean addedWhileStopped = false;
-            for (Scenario.Step<I> step : generated.toScenario(sample.events()).steps()) {
-                if (step instanceof Scenario.Stop<I>) {
-                    List<BatchResult<K, I, O>> all = sim.history().batches();
-                    BatchResult<K, I, O> last = all.isEmpty() ? null : all.get(all.size() - 1);
-                    boolean eventTime = query.timeMode().equals(TimeMode.EventTime());
-                    if (interval > 0 && eventTime && last != null && last.hadInput()
-                            && sim.watermark().isAfter(last.evictionWatermark())) {
-                        c.stopsWithNoDataPending++;
-                    }
-                    addedWhileStopped = false;
-                }
-                addedWhileStopped |= step instanceof Scenario.AddData<I> && !sim.isRunning();
-                long next = sim.nextTriggerTime().toEpochMilli();
-                boolean running = sim.isRunning();
-                RunResult<K, I, O> ran = sim.run(new Scenario<>(List.of(step)));
-                if (step instanceof Scenario.Start<I> && addedWhileStopped && !ran.batches().isEmpty()) {
-                    c.startsReadingRowsAddedWhileStopped++;
-                }
-                if (step instanceof Scenario.Tick<I> tick && running && interval > 0) {
-                    long to = tick.to().toEpochMilli();
-                    c.onTriggerTime += to % interval == 0 && to >= next ? 1 : 0;
-                    c.beforeNextTrigger += to < next ? 1 : 0;
-                    c.pastSeveral += to >= next + interval ? 1 : 0;
-                    c.idleTicks += ran.batches().isEmpty() ? 1 : 0;
-                    c.noDataAtLaterTrigger += ran.batches().stream().anyMatch(b -> !b.hadInput()) ? 1 : 0;
-                }
-            }
+            StepCounter<K, I, O> counter = new StepCounter<>(new TwsSimulator<>(query), c);
+            generated.toScenario(sample.events()).steps().forEach(step -> step.applyTo(counter));
         }
         return c;
+    }
+
+    /** Runs each step on the simulator, counting the trigger situations it reaches. */
+    private static final class StepCounter<K, I, O> implements Scenario.StepTarget<I, RunResult<K, I, O>> {
+        private final TwsSimulator<K, I, O> sim;
+        private final long interval;
+        private final Counts c;
+        private boolean addedWhileStopped;
+
+        StepCounter(TwsSimulator<K, I, O> sim, Counts c) {
+            this.sim = sim;
+            this.interval = sim.query().triggerIntervalMs();
+            this.c = c;
+        }
+
+        @Override
+        public RunResult<K, I, O> batch(List<I> rows, Instant at) {
+            return at == null ? sim.runBatch(rows) : sim.runBatchAt(at, rows);
+        }
+
+        @Override
+        public RunResult<K, I, O> addData(List<I> rows) {
+            addedWhileStopped |= !sim.isRunning();
+            return sim.addData(rows);
+        }
+
+        @Override
+        public RunResult<K, I, O> tick(Instant to) {
+            long next = sim.nextTriggerTime().toEpochMilli();
+            boolean running = sim.isRunning();
+            RunResult<K, I, O> ran = sim.setProcessingTime(to);
+            if (running && interval > 0) {
+                long t = to.toEpochMilli();
+                c.onTriggerTime += t % interval == 0 && t >= next ? 1 : 0;
+                c.beforeNextTrigger += t < next ? 1 : 0;
+                c.pastSeveral += t >= next + interval ? 1 : 0;
+                c.idleTicks += ran.batches().isEmpty() ? 1 : 0;
+                c.noDataAtLaterTrigger += ran.batches().stream().anyMatch(b -> !b.hadInput()) ? 1 : 0;
+            }
+            return ran;
+        }
+
+        @Override
+        public RunResult<K, I, O> stop() {
+            List<BatchResult<K, I, O>> all = sim.history().batches();
+            BatchResult<K, I, O> last = all.isEmpty() ? null : all.get(all.size() - 1);
+            boolean eventTime = sim.query().timeMode().equals(TimeMode.EventTime());
+            if (interval > 0 && eventTime && last != null && last.hadInput()
+                    && sim.watermark().isAfter(last.evictionWatermark())) {
+                c.stopsWithNoDataPending++;
+            }
+            addedWhileStopped = false;
+            sim.stop();
+            return new RunResult<>(List.of());
+        }
+
+        @Override
+        public RunResult<K, I, O> start() {
+            RunResult<K, I, O> ran = sim.start();
+            if (addedWhileStopped && !ran.batches().isEmpty()) {
+                c.startsReadingRowsAddedWhileStopped++;
+            }
+            return ran;
+        }
     }
 
     @Test

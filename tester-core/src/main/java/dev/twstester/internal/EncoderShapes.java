@@ -34,27 +34,11 @@ public final class EncoderShapes {
 
     /**
      * For the flat encoders of immutable values ({@code Encoders.STRING()}, {@code LONG()}, {@code INT()},
-     * {@code SHORT()}, {@code BYTE()}, {@code BOOLEAN()}): the class of their values; else null.
+     * {@code SHORT()}, {@code BYTE()}, {@code BOOLEAN()}: those {@link FlatRow} encodes): the class of
+     * their values; else null. Reads the encoder's class only.
      */
     public static Class<?> immutableLeafClass(Encoder<?> encoder) {
-        if (encoder == AgnosticEncoders.StringEncoder$.MODULE$) {
-            return String.class;
-        }
-        if (encoder == AgnosticEncoders.BoxedLongEncoder$.MODULE$) {
-            return Long.class;
-        }
-        if (encoder == AgnosticEncoders.BoxedIntEncoder$.MODULE$) {
-            return Integer.class;
-        }
-        if (encoder == AgnosticEncoders.BoxedShortEncoder$.MODULE$) {
-            return Short.class;
-        }
-        if (encoder == AgnosticEncoders.BoxedByteEncoder$.MODULE$) {
-            return Byte.class;
-        }
-        if (encoder == AgnosticEncoders.BoxedBooleanEncoder$.MODULE$) {
-            return Boolean.class;
-        }
-        return null;
+        ExternalAtom atom = EncoderPlan.boxedLeaf(encoder);
+        return atom != null && FlatRow.of(atom) != null ? atom.javaClass : null;
     }
 }

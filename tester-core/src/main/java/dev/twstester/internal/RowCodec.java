@@ -89,7 +89,7 @@ public abstract class RowCodec<T> {
 
     /** A new codec, not shared: native when covered, else Catalyst. */
     static <T> RowCodec<T> create(Encoder<T> encoder) {
-        NativeCodec.Plan plan = NativeCodec.plan(encoder);
+        EncoderPlan.Plan plan = EncoderPlan.of(encoder);
         if (plan.reason() == null) {
             return new NativeCodec<>(encoder, plan);
         }

@@ -16,7 +16,7 @@ import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
  * zone (about half a second in a fresh JVM). Earlier timestamps go through Spark's rebase.
  *
  * <p>Public for {@code dev.twstester.sim} ({@code EventTimeColumn}) and {@code dev.twstester.io}
- * ({@code SparkTimestamps}, the public route to it).
+ * (the JSON readers: {@code RowJsonReader}, {@code JsonLines}).
  */
 public final class SparkTimes {
     /**

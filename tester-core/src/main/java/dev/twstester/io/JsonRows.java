@@ -53,6 +53,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@link IllegalArgumentException} naming the field path and the value, e.g.
  * {@code field "ts": cannot parse "10:61" as timestamp; write an ISO-8601 instant like "2024-05-01T10:00:00Z"},
  * so a caller can prefix a file and line.
+ *
+ * <p>Files of input rows people write or export ({@code twstester replay}'s event files, a
+ * {@link ScenarioPlan}'s rows files) are read by {@link JsonLines}, with this dialect as Spark's
+ * JSON file source widens it: a string column takes any JSON value (as its JSON text), a timestamp
+ * Spark's {@code CAST} forms ({@code "2024-05-01 10:00:00"}) and integer seconds, a date a
+ * timestamp's date, a float {@code "+INF"}; a field not in the schema is ignored and a value Spark
+ * cannot convert is null, each with a note naming the file, line and field. What this class writes
+ * reads back there as here.
  */
 public final class JsonRows {
     private static final int MAX_SHOWN = 80;
@@ -119,6 +127,16 @@ public final class JsonRows {
     }
 
     static String shorten(String s) {
-        return s.length() <= MAX_SHOWN ? s : s.substring(0, MAX_SHOWN) + "...";
+        return shorten(s, MAX_SHOWN);
+    }
+
+    /** {@code s}, cut after {@code max} characters with {@code ...}. */
+    static String shorten(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "...";
+    }
+
+    /** {@code s} on one line: line breaks and the spaces around them become one space; null is empty. */
+    static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").strip();
     }
 }

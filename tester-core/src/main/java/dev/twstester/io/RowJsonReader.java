@@ -64,8 +64,7 @@ final class RowJsonReader {
         for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (schema.getFieldIndex(name).isEmpty()) {
-                throw new IllegalArgumentException(at(child(path, name)) + "unknown field"
-                        + suggestion(name, schema) + "; the fields are " + Arrays.toString(schema.fieldNames()));
+                throw new IllegalArgumentException(unknownField(name, schema, path));
             }
         }
         Object[] values = new Object[fields.length];
@@ -74,6 +73,12 @@ final class RowJsonReader {
                     child(path, fields[i].name()));
         }
         return RowFactory.create(values);
+    }
+
+    /** {@code field "usrId": unknown field (did you mean "userId"?); the fields are [...]}. */
+    static String unknownField(String name, StructType schema, String path) {
+        return at(child(path, name)) + "unknown field" + suggestion(name, schema) + "; the fields are "
+                + Arrays.toString(schema.fieldNames());
     }
 
     static Object read(JsonNode json, DataType type, boolean nullable, String path) {

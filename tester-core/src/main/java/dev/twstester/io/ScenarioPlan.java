@@ -35,7 +35,9 @@ import dev.twstester.Scenario;
  * </pre>
  *
  * {@code #} starts a comment line; the older {@code restart} line reads as {@code stop} then
- * {@code start}. File names are relative to the plan's folder.
+ * {@code start}. File names are relative to the plan's folder. Read back, a plan is the scenario's
+ * steps without their rows, each with its rows file and its line ({@link Step}), which
+ * {@link #toScenario} fills with the rows.
  *
  * <pre>{@code
  * // write: rows as JSON lines, then the plan and notes
@@ -69,79 +71,153 @@ public final class ScenarioPlan {
         this.steps = List.copyOf(steps);
     }
 
-    /** What a plan line does; see {@link Step}. */
-    public enum Kind {
-        /** {@code input FILE at=current|INSTANT}: {@link Scenario.Input}. */
-        INPUT,
-        /** {@code add FILE}: {@link Scenario.AddData}. */
-        ADD,
-        /** {@code tick to=INSTANT}: {@link Scenario.Tick}. */
-        TICK,
-        /** {@code stop}: {@link Scenario.Stop}. */
-        STOP,
-        /** {@code start}: {@link Scenario.Start}. */
-        START
-    }
-
     /**
-     * One step of a plan: a {@link Scenario} step whose rows, for {@link Kind#INPUT} and
-     * {@link Kind#ADD}, are in {@code file}.
+     * One step of a plan: a {@link Scenario} step, with where its rows are (the rows file of an
+     * input or add step) and where the plan gives it (its line). The step itself holds no rows:
+     * {@link #withRows} gives the scenario step with the file's rows. Every use of the step's kind
+     * goes through {@link Scenario.Step#applyTo}.
      *
-     * @param kind the step
-     * @param file the rows file, relative to the plan's folder (input and add; else null)
-     * @param time the input's trigger time (null: the next trigger) or the tick's time; else null
+     * <pre>{@code
+     * ScenarioPlan.Step step = ScenarioPlan.Step.input("002.jsonl", Instant.parse("2024-05-01T10:05:00Z"));
+     * step.planLine();                                  // input 002.jsonl at=2024-05-01T10:05:00Z
+     * Scenario.Step<CartEvent> batch = step.withRows(rowsOf002);
+     * }</pre>
+     *
+     * @param step the step; an input or add step's rows are in {@code file}, not here (given rows
+     *             are dropped)
+     * @param file the rows file of an input or add step, relative to the plan's folder; else null
      * @param line the plan line (1-based; 0 for a step not read from a file)
      */
-    public record Step(Kind kind, String file, Instant time, int line) {
+    public record Step(Scenario.Step<Object> step, String file, int line) {
         public Step {
-            Objects.requireNonNull(kind, "kind must not be null");
-            if ((kind == Kind.INPUT || kind == Kind.ADD) != (file != null)) {
-                throw new IllegalArgumentException(kind + " steps " + (file == null ? "need a file" : "have no file"));
+            Objects.requireNonNull(step, "step must not be null");
+            boolean hasRows = rowsOf(step) != null;
+            if (hasRows != (file != null)) {
+                throw new IllegalArgumentException(hasRows ? "input and add steps need a rows file"
+                        : "tick, stop and start steps have no rows file");
             }
-            if (kind == Kind.TICK && time == null) {
-                throw new IllegalArgumentException("a tick needs a time");
-            }
-            if (kind != Kind.INPUT && kind != Kind.TICK && time != null) {
-                throw new IllegalArgumentException(kind + " steps have no time");
-            }
+            step = rebuild(step, List.of());
         }
 
         /** An input step of {@code file} at the trigger at {@code at} (null: the next trigger). */
         public static Step input(String file, Instant at) {
-            return new Step(Kind.INPUT, file, at, 0);
+            return new Step(new Scenario.Input<>(List.of(), at), file, 0);
+        }
+
+        /** An add step of {@code file}. */
+        public static Step add(String file) {
+            return new Step(new Scenario.AddData<>(List.of()), file, 0);
         }
 
         /** A tick to {@code to}. */
         public static Step tick(Instant to) {
-            return new Step(Kind.TICK, null, to, 0);
+            return new Step(new Scenario.Tick<>(to), null, 0);
         }
 
-        /** Whether the step reads a rows file ({@link Kind#INPUT} or {@link Kind#ADD}). */
+        /** {@code step} (its rows, if any, dropped) with its rows file ({@code null} for a step without rows). */
+        public static Step of(Scenario.Step<?> step, String file) {
+            return new Step(rebuild(step, List.of()), file, 0);
+        }
+
+        /** Whether the step reads a rows file (an input or add step). */
         public boolean hasRows() {
             return file != null;
         }
 
-        /** The scenario step, with {@code rows} (the file's rows; ignored by steps without a file). */
-        public <I> Scenario.Step<I> toScenarioStep(List<I> rows) {
-            return switch (kind) {
-                case INPUT -> new Scenario.Input<>(rows, time);
-                case ADD -> new Scenario.AddData<>(rows);
-                case TICK -> new Scenario.Tick<>(time);
-                case STOP -> new Scenario.Stop<>();
-                case START -> new Scenario.Start<>();
-            };
+        /** The scenario step, with {@code rows} (the file's rows; ignored by a step without a file). */
+        public <I> Scenario.Step<I> withRows(List<I> rows) {
+            return rebuild(step, rows);
         }
 
         /** The step as its plan line, e.g. {@code input 001.jsonl at=current}. */
         public String planLine() {
-            return switch (kind) {
-                case INPUT -> "input " + file + " at=" + (time == null ? "current" : time.toString());
-                case ADD -> "add " + file;
-                case TICK -> "tick to=" + time;
-                case STOP -> "stop";
-                case START -> "start";
-            };
+            return step.applyTo(new Scenario.StepTarget<Object, String>() {
+                @Override
+                public String batch(List<Object> rows, Instant at) {
+                    return "input " + file + " at=" + (at == null ? "current" : at.toString());
+                }
+
+                @Override
+                public String addData(List<Object> rows) {
+                    return "add " + file;
+                }
+
+                @Override
+                public String tick(Instant to) {
+                    return "tick to=" + to;
+                }
+
+                @Override
+                public String stop() {
+                    return "stop";
+                }
+
+                @Override
+                public String start() {
+                    return "start";
+                }
+            });
         }
+    }
+
+    /** The rows of an input or add step; null for a step without rows. */
+    private static <I> List<I> rowsOf(Scenario.Step<I> step) {
+        return step.applyTo(new Scenario.StepTarget<I, List<I>>() {
+            @Override
+            public List<I> batch(List<I> rows, Instant at) {
+                return rows;
+            }
+
+            @Override
+            public List<I> addData(List<I> rows) {
+                return rows;
+            }
+
+            @Override
+            public List<I> tick(Instant to) {
+                return null;
+            }
+
+            @Override
+            public List<I> stop() {
+                return null;
+            }
+
+            @Override
+            public List<I> start() {
+                return null;
+            }
+        });
+    }
+
+    /** {@code step} with {@code rows} instead of its own (a step without rows stays as it is). */
+    private static <X, I> Scenario.Step<I> rebuild(Scenario.Step<X> step, List<I> rows) {
+        return step.applyTo(new Scenario.StepTarget<X, Scenario.Step<I>>() {
+            @Override
+            public Scenario.Step<I> batch(List<X> ignored, Instant at) {
+                return new Scenario.Input<>(rows, at);
+            }
+
+            @Override
+            public Scenario.Step<I> addData(List<X> ignored) {
+                return new Scenario.AddData<>(rows);
+            }
+
+            @Override
+            public Scenario.Step<I> tick(Instant to) {
+                return new Scenario.Tick<>(to);
+            }
+
+            @Override
+            public Scenario.Step<I> stop() {
+                return new Scenario.Stop<>();
+            }
+
+            @Override
+            public Scenario.Step<I> start() {
+                return new Scenario.Start<>();
+            }
+        });
     }
 
     /** A plan of {@code steps} not read from a file ({@code source} names it in messages). */
@@ -197,19 +273,19 @@ public final class ScenarioPlan {
                         String value = option(words[2], "at", at, line);
                         time = value.equals("current") ? null : instant(value, at);
                     }
-                    steps.add(new Step(Kind.INPUT, words[1], time, number));
+                    steps.add(new Step(new Scenario.Input<>(List.of(), time), words[1], number));
                 }
                 case "add" -> {
                     if (words.length != 2) {
                         throw new IllegalArgumentException(at + "\"" + shorten(line) + "\": write \"add FILE\"");
                     }
-                    steps.add(new Step(Kind.ADD, words[1], null, number));
+                    steps.add(new Step(new Scenario.AddData<>(List.of()), words[1], number));
                 }
                 case "tick" -> {
                     if (words.length != 2) {
                         throw new IllegalArgumentException(at + "\"" + shorten(line) + "\": write \"tick to=INSTANT\"");
                     }
-                    steps.add(new Step(Kind.TICK, null, instant(option(words[1], "to", at, line), at), number));
+                    steps.add(new Step(new Scenario.Tick<>(instant(option(words[1], "to", at, line), at)), null, number));
                 }
                 case "stop", "start", "restart" -> {
                     if (words.length > 1) {
@@ -228,10 +304,10 @@ public final class ScenarioPlan {
                                 + " must come first (or write \"restart\" for both)");
                     }
                     if (stops) {
-                        steps.add(new Step(Kind.STOP, null, null, number));
+                        steps.add(new Step(new Scenario.Stop<>(), null, number));
                     }
                     if (starts) {
-                        steps.add(new Step(Kind.START, null, null, number));
+                        steps.add(new Step(new Scenario.Start<>(), null, number));
                     }
                     running = starts;
                 }
@@ -252,10 +328,15 @@ public final class ScenarioPlan {
         return source;
     }
 
+    /** Where {@code step} comes from in messages: {@code plan:line}, or the source when not read from a file. */
+    public String where(Step step) {
+        return step.line() > 0 ? source + ":" + step.line() : source;
+    }
+
     /** Where {@code step}'s rows file is: relative to the plan's folder, or as written when not read from a file. */
     public Path resolve(Step step) {
         if (!step.hasRows()) {
-            throw new IllegalArgumentException(step.kind() + " steps have no file");
+            throw new IllegalArgumentException("\"" + step.planLine() + "\" has no rows file");
         }
         return folder == null ? Path.of(step.file()) : folder.resolve(step.file()).normalize();
     }
@@ -265,7 +346,7 @@ public final class ScenarioPlan {
         Objects.requireNonNull(rowsOf, "rowsOf must not be null");
         List<Scenario.Step<I>> out = new ArrayList<>(steps.size());
         for (Step s : steps) {
-            out.add(s.toScenarioStep(s.hasRows() ? rowsOf.apply(resolve(s)) : List.of()));
+            out.add(s.withRows(s.hasRows() ? rowsOf.apply(resolve(s)) : List.<I>of()));
         }
         return new Scenario<>(out);
     }
@@ -332,20 +413,9 @@ public final class ScenarioPlan {
         /** Adds {@code step}: writes its rows file, if it has rows, and returns the file's name (else null). */
         public String step(Scenario.Step<I> step) throws IOException {
             Objects.requireNonNull(step, "step must not be null");
-            String file = null;
-            Step line;
-            if (step instanceof Scenario.Input<I> in) {
-                file = rowsFile(in.rows());
-                line = Step.input(file, in.at());
-            } else if (step instanceof Scenario.AddData<I> add) {
-                file = rowsFile(add.rows());
-                line = new Step(Kind.ADD, file, null, 0);
-            } else if (step instanceof Scenario.Tick<I> tick) {
-                line = Step.tick(tick.to());
-            } else {
-                line = new Step(step instanceof Scenario.Stop<I> ? Kind.STOP : Kind.START, null, null, 0);
-            }
-            plan.append(line.planLine()).append('\n');
+            List<I> rows = rowsOf(step);
+            String file = rows == null ? null : rowsFile(rows);
+            plan.append(Step.of(step, file).planLine()).append('\n');
             return file;
         }
 

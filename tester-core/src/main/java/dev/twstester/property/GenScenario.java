@@ -146,50 +146,52 @@ public final class GenScenario {
         boolean running = true;
         long now = 0;
         for (int i = 0; i < steps.size(); i++) {
-            Step<GenEvent> step = Objects.requireNonNull(steps.get(i), "steps must not contain null");
-            String at = "step " + (i + 1) + ": ";
-            if (step instanceof Scenario.Stop<GenEvent> || step instanceof Scenario.Start<GenEvent>) {
-                boolean stop = step instanceof Scenario.Stop<GenEvent>;
-                if (stop != running) {
-                    return at + (stop ? "stop while the query is stopped; a start must come first"
-                            : "start while the query runs; a stop must come first");
+            StepParts<GenEvent> step = StepParts.of(Objects.requireNonNull(steps.get(i), "steps must not contain null"));
+            String problem = switch (step.kind()) {
+                case STOP, START -> {
+                    boolean stop = step.kind() == StepParts.Kind.STOP;
+                    String refused = stop == running ? null : stop ? "stop while the query is stopped; a start must come first"
+                            : "start while the query runs; a stop must come first";
+                    running = refused == null ? !stop : running;
+                    yield refused;
                 }
-                running = !stop;
-                continue;
+                case INPUT -> inputProblem(step, running, intervalMs, processingTime);
+                case ADD, TICK -> null;
+            };
+            if (problem != null) {
+                return "step " + (i + 1) + ": " + problem;
             }
-            if (step instanceof Scenario.AddData<GenEvent>) {
+            Instant t = step.time();
+            if (t == null) {
                 continue;
-            }
-            Instant t;
-            if (step instanceof Scenario.Input<GenEvent> in) {
-                if (!running) {
-                    return at + "an input batch while the query is stopped; add the rows (AddData) or start it first";
-                }
-                if (intervalMs > 0) {
-                    return at + "an input step with a trigger interval of " + Times.span(intervalMs) + ": rows arrive by"
-                            + " AddData steps and ticks reach the triggers that run them";
-                }
-                if (in.at() == null) {
-                    if (processingTime) {
-                        return at + "in ProcessingTime mode every input needs a processing time (at): "
-                                + "live Spark runs a batch only on a clock move";
-                    }
-                    continue;
-                }
-                t = in.at();
-            } else {
-                t = ((Scenario.Tick<GenEvent>) step).to();
             }
             long ms = t.toEpochMilli();
             if (processingTime && ms <= now) {
-                return at + "processing time " + t + " is not after " + Times.instant(now)
+                return "step " + (i + 1) + ": processing time " + t + " is not after " + Times.instant(now)
                         + "; in ProcessingTime mode each step needs a strictly later time (one clock move per trigger)";
             }
             if (ms < now) {
-                return at + "processing time " + t + " is before " + Times.instant(now)
+                return "step " + (i + 1) + ": processing time " + t + " is before " + Times.instant(now)
                         + "; processing time never moves backwards";
             }
             now = ms;
+        }
+        return null;
+    }
+
+    /** Why an input step cannot run there, or null. */
+    private static String inputProblem(StepParts<GenEvent> input, boolean running, long intervalMs,
+            boolean processingTime) {
+        if (!running) {
+            return "an input batch while the query is stopped; add the rows (AddData) or start it first";
+        }
+        if (intervalMs > 0) {
+            return "an input step with a trigger interval of " + Times.span(intervalMs) + ": rows arrive by"
+                    + " AddData steps and ticks reach the triggers that run them";
+        }
+        if (input.time() == null && processingTime) {
+            return "in ProcessingTime mode every input needs a processing time (at): "
+                    + "live Spark runs a batch only on a clock move";
         }
         return null;
     }
@@ -255,7 +257,7 @@ public final class GenScenario {
 
     /** Number of {@code Start} steps: restarts from the checkpoint. */
     public int restartCount() {
-        return (int) steps.stream().filter(s -> s instanceof Scenario.Start<GenEvent>).count();
+        return (int) steps.stream().filter(s -> StepParts.is(s, StepParts.Kind.START)).count();
     }
 
     /** Number of events over all input and add steps. */
@@ -269,10 +271,7 @@ public final class GenScenario {
     }
 
     static List<GenEvent> events(Step<GenEvent> step) {
-        if (step instanceof Scenario.Input<GenEvent> in) {
-            return in.rows();
-        }
-        return step instanceof Scenario.AddData<GenEvent> add ? add.rows() : List.of();
+        return StepParts.rowsOf(step);
     }
 
     /**
@@ -283,17 +282,8 @@ public final class GenScenario {
         Objects.requireNonNull(factory, "factory must not be null");
         List<Step<I>> out = new ArrayList<>(steps.size());
         for (Step<GenEvent> s : steps) {
-            if (s instanceof Scenario.Input<GenEvent> in) {
-                out.add(new Scenario.Input<>(rows(in.rows(), factory), in.at()));
-            } else if (s instanceof Scenario.AddData<GenEvent> add) {
-                out.add(new Scenario.AddData<>(rows(add.rows(), factory)));
-            } else if (s instanceof Scenario.Tick<GenEvent> tick) {
-                out.add(new Scenario.Tick<>(tick.to()));
-            } else if (s instanceof Scenario.Stop<GenEvent>) {
-                out.add(new Scenario.Stop<>());
-            } else {
-                out.add(new Scenario.Start<>());
-            }
+            StepParts<GenEvent> parts = StepParts.of(s);
+            out.add(parts.withRows(rows(parts.rows(), factory)));
         }
         return new Scenario<>(out);
     }
@@ -335,47 +325,43 @@ public final class GenScenario {
         long now = 0;
         long interval = intervalMs(triggerInterval);
         for (int i = 0; i < steps.size(); i++) {
-            Step<GenEvent> s = steps.get(i);
-            b.append("\n  ").append(i + 1).append(". ");
-            if (s instanceof Scenario.Input<GenEvent> in) {
-                b.append("input, ").append(count(in.rows())).append(", ");
-                if (in.at() == null) {
-                    b.append("at the current processing time ").append(Times.instant(now));
-                } else {
-                    long at = in.at().toEpochMilli();
-                    b.append("at ").append(in.at()).append(" (clock ").append(Times.offset(at - now)).append(')');
-                    now = at;
-                }
-                describeEvents(b, in.rows());
-            } else if (s instanceof Scenario.AddData<GenEvent> add) {
-                b.append("add ").append(count(add.rows())).append(" to the source");
-                describeEvents(b, add.rows());
-            } else if (s instanceof Scenario.Tick<GenEvent> tick) {
-                long to = tick.to().toEpochMilli();
-                b.append("tick to ").append(tick.to()).append(" (clock ").append(Times.offset(to - now));
-                if (interval > 0) {
-                    b.append(to % interval == 0 ? ", a multiple of the interval" : ", between multiples of the interval");
-                }
-                b.append(')');
-                now = to;
-            } else if (s instanceof Scenario.Stop<GenEvent>) {
-                b.append("stop (nothing runs until the start; rows added wait)");
-            } else {
-                b.append("start from the checkpoint (state, timers and watermark kept; its first trigger runs now)");
-            }
+            StepParts<GenEvent> s = StepParts.of(steps.get(i));
+            b.append("\n  ").append(i + 1).append(". ").append(describe(s, now, interval));
+            now = s.time() == null ? now : s.time().toEpochMilli();
         }
         return b.toString();
+    }
+
+    /** One step of {@link #describe()}, {@code now} the processing time before it. */
+    private String describe(StepParts<GenEvent> s, long now, long interval) {
+        return switch (s.kind()) {
+            case INPUT -> "input, " + count(s.rows()) + ", " + (s.time() == null
+                    ? "at the current processing time " + Times.instant(now)
+                    : "at " + s.time() + " (clock " + Times.offset(s.time().toEpochMilli() - now) + ")")
+                    + describeEvents(s.rows());
+            case ADD -> "add " + count(s.rows()) + " to the source" + describeEvents(s.rows());
+            case TICK -> {
+                long to = s.time().toEpochMilli();
+                yield "tick to " + s.time() + " (clock " + Times.offset(to - now) + (interval <= 0 ? ""
+                        : to % interval == 0 ? ", a multiple of the interval" : ", between multiples of the interval")
+                        + ")";
+            }
+            case STOP -> "stop (nothing runs until the start; rows added wait)";
+            case START -> "start from the checkpoint (state, timers and watermark kept; its first trigger runs now)";
+        };
     }
 
     private static String count(List<GenEvent> events) {
         return (events.isEmpty() ? "no" : String.valueOf(events.size())) + (events.size() == 1 ? " event" : " events");
     }
 
-    private void describeEvents(StringBuilder b, List<GenEvent> events) {
+    private String describeEvents(List<GenEvent> events) {
+        StringBuilder b = new StringBuilder();
         for (GenEvent e : events) {
             b.append("\n       ").append(e.key()).append(" @ ").append(eventTime(e.eventTimeMs())).append(' ')
                     .append(variantName(e.variant()));
         }
+        return b.toString();
     }
 
     private String eventTime(long ms) {

@@ -199,14 +199,19 @@ public final class ScenarioGenerator {
      * <pre>{@code
      * DifferentialProperty.of(CartWatch.query(), ScenarioGenerator.create().keys("ana", "bo"), events);
      * }</pre>
+     * For a query of several operators ({@code TwsQuery#then}) the time mode is ProcessingTime when
+     * any operator runs in it (the query's triggers then run a batch on every clock move), else
+     * EventTime when any does, else None; the watermark delay is the first operator's, the only one
+     * with a watermark.
      */
     public ScenarioGenerator defaultsFrom(dev.twstester.TwsQuery<?, ?, ?> query) {
         Objects.requireNonNull(query, "query must not be null");
+        TimeMode queryMode = timeModeOf(query);
         if (!timeModeSet) {
-            timeMode = query.timeMode();
-        } else if (!timeMode.equals(query.timeMode())) {
+            timeMode = queryMode;
+        } else if (!timeMode.equals(queryMode)) {
             throw new IllegalArgumentException("the generator's timeMode(" + Times.name(timeMode) + ") differs from the "
-                    + "query's " + Times.name(query.timeMode()) + "; leave timeMode(...) out to take the query's");
+                    + "query's " + Times.name(queryMode) + "; leave timeMode(...) out to take the query's");
         }
         if (query.eventTimeColumn().isPresent()) {
             Duration delay = query.watermarkDelay();
@@ -218,6 +223,16 @@ public final class ScenarioGenerator {
             }
         }
         return this;
+    }
+
+    /**
+     * The time mode the scenarios of {@code query} aim at: ProcessingTime when any operator runs in
+     * it, else EventTime when any does, else None.
+     */
+    private static TimeMode timeModeOf(dev.twstester.TwsQuery<?, ?, ?> query) {
+        List<TimeMode> modes = query.operators().stream().<TimeMode>map(dev.twstester.TwsQuery::timeMode).toList();
+        return modes.stream().filter(Times::isProcessingTime).findFirst()
+                .or(() -> modes.stream().filter(Times::isEventTime).findFirst()).orElse(query.timeMode());
     }
 
     /** The query's watermark delay ({@code withWatermark}); enables the watermark boundary events. */
@@ -354,8 +369,7 @@ public final class ScenarioGenerator {
             }
             Step<GenEvent> step = steps.get(i);
             out.add(step);
-            Instant t = step instanceof Scenario.Input<GenEvent> in ? in.at()
-                    : step instanceof Scenario.Tick<GenEvent> tick ? tick.to() : null;
+            Instant t = StepParts.timeOf(step);
             now = t == null ? now : t.toEpochMilli();
             for (GenEvent e : GenScenario.events(step)) {
                 maxEventTime = Math.max(maxEventTime, e.eventTimeMs());
@@ -367,11 +381,9 @@ public final class ScenarioGenerator {
     /** The time of the first step from {@code from} on that has one, or null. */
     private static Instant nextTime(List<Step<GenEvent>> steps, int from) {
         for (int i = from; i < steps.size(); i++) {
-            if (steps.get(i) instanceof Scenario.Input<GenEvent> in && in.at() != null) {
-                return in.at();
-            }
-            if (steps.get(i) instanceof Scenario.Tick<GenEvent> tick) {
-                return tick.to();
+            Instant t = StepParts.timeOf(steps.get(i));
+            if (t != null) {
+                return t;
             }
         }
         return null;

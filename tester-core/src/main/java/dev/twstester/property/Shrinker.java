@@ -13,12 +13,8 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
-import dev.twstester.Scenario.AddData;
-import dev.twstester.Scenario.Input;
-import dev.twstester.Scenario.Start;
 import dev.twstester.Scenario.Step;
-import dev.twstester.Scenario.Stop;
-import dev.twstester.Scenario.Tick;
+import dev.twstester.property.StepParts.Kind;
 
 /**
  * Reduces a failing {@link GenScenario} to a small one that still fails. Greedy: it tries
@@ -132,9 +128,9 @@ public final class Shrinker {
         dropStepRuns(out);
         dropStopStartPairs(out);
         dropKeys(out);
-        out.add("dropped all ticks", s.steps().stream().filter(st -> !(st instanceof Tick<GenEvent>)).toList());
+        out.add("dropped all ticks", s.steps().stream().filter(st -> !StepParts.is(st, Kind.TICK)).toList());
         out.add("dropped all stops and starts", s.steps().stream()
-                .filter(st -> !(st instanceof Stop<GenEvent>) && !(st instanceof Start<GenEvent>)).toList());
+                .filter(st -> !StepParts.is(st, Kind.STOP) && !StepParts.is(st, Kind.START)).toList());
         fewerPartitions(out);
         zeroTriggerInterval(out);
         dropEvents(out);
@@ -166,9 +162,9 @@ public final class Shrinker {
     private static void dropStopStartPairs(Candidates out) {
         List<Step<GenEvent>> original = out.steps();
         for (int i = 0; i < original.size(); i++) {
-            if (original.get(i) instanceof Stop<GenEvent>) {
+            if (StepParts.is(original.get(i), Kind.STOP)) {
                 int j = i + 1;
-                while (j < original.size() && !(original.get(j) instanceof Start<GenEvent>)) {
+                while (j < original.size() && !StepParts.is(original.get(j), Kind.START)) {
                     j++;
                 }
                 List<Step<GenEvent>> steps = out.steps();
@@ -183,16 +179,14 @@ public final class Shrinker {
     }
 
     private static String kind(Step<GenEvent> step) {
-        if (step instanceof Input<GenEvent> in) {
-            return "input of " + count(in.rows().size());
-        }
-        if (step instanceof AddData<GenEvent> add) {
-            return "add of " + count(add.rows().size());
-        }
-        if (step instanceof Tick<GenEvent> tick) {
-            return "tick to " + tick.to();
-        }
-        return step instanceof Stop<GenEvent> ? "stop" : "start";
+        StepParts<GenEvent> parts = StepParts.of(step);
+        return switch (parts.kind()) {
+            case INPUT -> "input of " + count(parts.rows().size());
+            case ADD -> "add of " + count(parts.rows().size());
+            case TICK -> "tick to " + parts.time();
+            case STOP -> "stop";
+            case START -> "start";
+        };
     }
 
     private static String count(int n) {
@@ -239,7 +233,7 @@ public final class Shrinker {
 
     /** {@code step} (an input or an add) with {@code events} instead of its own. */
     private static Step<GenEvent> withEvents(Step<GenEvent> step, List<GenEvent> events) {
-        return step instanceof Input<GenEvent> in ? new Input<>(events, in.at()) : new AddData<>(events);
+        return StepParts.of(step).withRows(events);
     }
 
     /** Two adjacent inputs become one input (at the first's time); two adjacent adds one add. */
@@ -247,9 +241,10 @@ public final class Shrinker {
         List<Step<GenEvent>> original = out.steps();
         for (int i = 0; i + 1 < original.size(); i++) {
             Step<GenEvent> a = original.get(i);
-            Step<GenEvent> b = original.get(i + 1);
-            boolean inputs = a instanceof Input<GenEvent> && b instanceof Input<GenEvent>;
-            if (inputs || (a instanceof AddData<GenEvent> && b instanceof AddData<GenEvent>)) {
+            Kind kind = StepParts.of(a).kind();
+            boolean inputs = kind == Kind.INPUT;
+            if ((inputs || kind == Kind.ADD) && StepParts.is(original.get(i + 1), kind)) {
+                Step<GenEvent> b = original.get(i + 1);
                 List<GenEvent> events = new ArrayList<>(GenScenario.events(a));
                 events.addAll(GenScenario.events(b));
                 List<Step<GenEvent>> steps = out.steps();
@@ -266,9 +261,10 @@ public final class Shrinker {
         }
         List<Step<GenEvent>> original = out.steps();
         for (int i = 0; i < original.size(); i++) {
-            if (original.get(i) instanceof Input<GenEvent> in && in.at() != null) {
+            StepParts<GenEvent> parts = StepParts.of(original.get(i));
+            if (parts.kind() == Kind.INPUT && parts.time() != null) {
                 List<Step<GenEvent>> steps = out.steps();
-                steps.set(i, new Input<>(in.rows(), null));
+                steps.set(i, parts.atTime(null));
                 out.add("input step " + (i + 1) + " runs at the current processing time", steps);
             }
         }
@@ -334,7 +330,7 @@ public final class Shrinker {
         long minGap = Times.isProcessingTime(out.scenario.timeMode()) ? 1 : 0;
         long now = 0;
         for (int i = 0; i < original.size(); i++) {
-            Instant t = time(original.get(i));
+            Instant t = StepParts.timeOf(original.get(i));
             if (t == null) {
                 continue;
             }
@@ -349,21 +345,12 @@ public final class Shrinker {
         }
     }
 
-    private static Instant time(Step<GenEvent> s) {
-        if (s instanceof Input<GenEvent> in) {
-            return in.at();
-        }
-        return s instanceof Tick<GenEvent> tick ? tick.to() : null;
-    }
-
     private static List<Step<GenEvent>> shiftFrom(List<Step<GenEvent>> steps, int from, long delta) {
         List<Step<GenEvent>> out = new ArrayList<>(steps);
         for (int i = from; i < out.size(); i++) {
-            Step<GenEvent> s = out.get(i);
-            if (s instanceof Input<GenEvent> in && in.at() != null) {
-                out.set(i, new Input<>(in.rows(), in.at().minusMillis(delta)));
-            } else if (s instanceof Tick<GenEvent> tick) {
-                out.set(i, new Tick<>(tick.to().minusMillis(delta)));
+            StepParts<GenEvent> s = StepParts.of(out.get(i));
+            if (s.time() != null) {
+                out.set(i, s.atTime(s.time().minusMillis(delta)));
             }
         }
         return out;
@@ -413,9 +400,9 @@ public final class Shrinker {
             List<Step<GenEvent>> out = new ArrayList<>(steps.size());
             boolean dropStart = false;
             for (Step<GenEvent> s : steps) {
-                if (s instanceof Stop<GenEvent> && (out.isEmpty() || out.get(out.size() - 1) instanceof Start<GenEvent>)) {
+                if (StepParts.is(s, Kind.STOP) && (out.isEmpty() || StepParts.is(out.get(out.size() - 1), Kind.START))) {
                     dropStart = true;
-                } else if (s instanceof Start<GenEvent> && dropStart) {
+                } else if (StepParts.is(s, Kind.START) && dropStart) {
                     dropStart = false;
                 } else {
                     out.add(s);
@@ -442,7 +429,8 @@ public final class Shrinker {
             List<Step<GenEvent>> steps = steps();
             for (int i = 0; i < steps.size(); i++) {
                 Step<GenEvent> s = steps.get(i);
-                if (s instanceof Input<GenEvent> || s instanceof AddData<GenEvent>) {
+                Kind kind = StepParts.of(s).kind();
+                if (kind == Kind.INPUT || kind == Kind.ADD) {
                     List<GenEvent> events = new ArrayList<>();
                     for (GenEvent e : GenScenario.events(s)) {
                         GenEvent mapped = f.apply(e);

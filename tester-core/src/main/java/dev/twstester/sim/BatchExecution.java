@@ -12,8 +12,10 @@ import dev.twstester.BatchResult;
  * {@code MicroBatchExecution} runs it: the batch is written to the offset log
  * ({@link Checkpoint#plan}), each operator's tasks run on the previous operator's outputs (the first
  * on the source's rows), and the batch commits in every operator and the commit log, or (when any
- * operator throws) in none. Every operator shares the batch's id, timestamp and two watermarks: a
- * {@code transformWithState} in EventTime or None mode passes its input watermark on unchanged.
+ * operator throws) in none. Every operator shares the batch's id and timestamp, and the query's two
+ * watermarks reach every operator up to the first that passes none on: a {@code transformWithState}
+ * in EventTime or None mode passes its input watermark on unchanged, one in ProcessingTime mode and
+ * a legacy function none, so the operators after them run with 0 ({@link Operator#passesWatermarkOn}).
  * With {@code checkRetries()} the batch runs twice from the same committed state, as a retried task
  * would, and the two runs must agree.
  *
@@ -83,14 +85,12 @@ final class BatchExecution<K, I, O> {
     private List<OperatorBatch<?, ?, ?>> attempt(Checkpoint.PlannedBatch planned, List<I> rows, Bytes knownKey,
             K keyObject, int attempt) {
         boolean recordCalls = options.checkRetries();
-        long filterWm = options.faults().contains(Fault.LATE_FILTER_USES_CURRENT_WATERMARK)
-                ? planned.evictionWatermarkMs() : planned.lateWatermarkMs();
         List<OperatorBatch<?, ?, ?>> ran = new ArrayList<>(operators.size());
         List input = rows;
         for (Operator op : operators) {
             boolean first = ran.isEmpty();
-            OperatorBatch<?, ?, ?> batch = op.runBatch(planned, input, filterWm, first ? knownKey : null,
-                    first ? keyObject : null, attempt, recordCalls);
+            OperatorBatch<?, ?, ?> batch = op.runBatch(planned, input, first ? knownKey : null, first ? keyObject : null,
+                    attempt, recordCalls);
             ran.add(batch);
             input = batch.outputs;
         }

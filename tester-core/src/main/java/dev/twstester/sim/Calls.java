@@ -8,9 +8,9 @@ import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 
 /**
- * The public calls of one {@link TwsSimulator}: each runs its batches, keeps them in the history
- * (unless built with {@code keepHistory(false)}) and, when it is the outermost call (a scenario's
- * steps are calls too), is told to the listeners with what it ran or threw.
+ * The public calls of one {@link TwsSimulator}: each runs its batches, each kept in the history as it
+ * commits (unless built with {@code keepHistory(false)}), and, when it is the outermost call (a
+ * scenario's steps are calls too), is told to the listeners with what it ran or threw.
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -47,7 +47,7 @@ final class Calls<K, I, O> {
         } finally {
             depth--;
         }
-        RunResult<K, I, O> ran = outermost ? record(batches) : new RunResult<>(batches);
+        RunResult<K, I, O> ran = new RunResult<>(batches);
         if (call != null) {
             listeners.callEnded(call, ran, null);
         }
@@ -64,23 +64,26 @@ final class Calls<K, I, O> {
         return result.get(0);
     }
 
-    /** Keeps {@code ran} in the history (when kept) and returns it. */
-    RunResult<K, I, O> record(List<BatchResult<K, I, O>> ran) {
-        if (keepHistory) {
-            for (int i = 0; i < ran.size(); i++) { // not addAll: it copies the list to an array first
-                history.add(ran.get(i));
-            }
-        }
-        return new RunResult<>(ran);
-    }
-
     /** Every batch kept so far. */
     List<BatchResult<K, I, O>> history() {
         return history;
     }
 
-    /** Tells the listeners of a committed batch. */
+    /** Tells the listeners that {@code next} now runs the new version of the query. */
+    void restartedWith(TwsSimulator<K, I, O> next) {
+        if (!listeners.isEmpty()) {
+            listeners.restartedWith(next);
+        }
+    }
+
+    /**
+     * Keeps a committed batch in the history (when kept), as it commits: a call that fails later
+     * leaves the batches it committed before the failure there; and tells the listeners.
+     */
     void committed(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
+        if (keepHistory) {
+            history.add(batch);
+        }
         if (!listeners.isEmpty()) {
             listeners.batchCommitted(batch, simulator);
         }

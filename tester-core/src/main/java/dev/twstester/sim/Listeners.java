@@ -42,6 +42,11 @@ final class Listeners<K, I, O> implements SimulatorListener<K, I, O> {
     }
 
     @Override
+    public void restartedWith(TwsSimulator<K, I, O> next) {
+        all.forEach(l -> l.restartedWith(next));
+    }
+
+    @Override
     public void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
         all.forEach(l -> l.batchCommitted(batch, simulator));
     }

@@ -40,6 +40,12 @@ final class Operator<K, I, O> {
     private final EventTimeColumn<I> lateFilter;
     /** The {@code eventTimeColumnName} overload's column, checked against the late watermark; null without it. */
     private final EventTimeColumn<O> outputEventTime;
+    /**
+     * Whether the query's watermark reaches this operator: Spark's {@code PropagateWatermarkSimulator}
+     * gives an operator after a ProcessingTime-mode {@code transformWithState} or a legacy function
+     * (whose {@code produceOutputWatermark} is None) no watermark, which it reads as 0.
+     */
+    private final boolean queryWatermark;
     private final Listeners<?, ?, ?> listeners;
     private final UUID queryId;
     private UUID runId = SimHandle.randomId();
@@ -49,18 +55,19 @@ final class Operator<K, I, O> {
 
     /**
      * Operator {@code index} of a query of {@code count} operators; {@code lateFilterColumn} is the
-     * column its late-row filter reads (null: none), {@code watermarkPresent} whether the query has
-     * a watermark. Runs the driver-side {@code init}/{@code close} pass.
+     * event-time column of its input, which its late-row filter reads (null: none), {@code queryWatermark}
+     * whether the query's watermark reaches it. Runs the driver-side {@code init}/{@code close} pass.
      */
-    Operator(int index, int count, TwsQuery<K, I, O> query, String lateFilterColumn, boolean watermarkPresent,
+    Operator(int index, int count, TwsQuery<K, I, O> query, String lateFilterColumn, boolean queryWatermark,
             SimulatorOptions options, Listeners<?, ?, ?> listeners, UUID queryId) {
         this.index = index;
+        this.queryWatermark = queryWatermark;
         this.onlyOperator = count == 1;
         this.query = query;
         this.options = options;
         this.listeners = listeners;
         this.queryId = queryId;
-        this.kind = OperatorKind.of(query, watermarkPresent);
+        this.kind = OperatorKind.of(query, lateFilterColumn != null);
         this.keyCodec = KeyCodec.of(query.keyEncoder());
         this.inputCodec = KeyCodec.of(query.inputEncoder());
         this.outputCodec = KeyCodec.of(query.outputEncoder());
@@ -113,6 +120,26 @@ final class Operator<K, I, O> {
         return lateFilter;
     }
 
+    /**
+     * Whether the next operator gets the watermark this one gets: Spark's {@code produceOutputWatermark}
+     * is the input watermark for a {@code transformWithState} in EventTime or None mode, None (no
+     * watermark) in ProcessingTime mode and for a legacy function.
+     */
+    boolean passesWatermarkOn() {
+        return queryWatermark && query.groupsWithState().isEmpty() && !query.timeMode().equals(TimeMode.ProcessingTime());
+    }
+
+    /** The watermark this operator filters late rows with in {@code planned}: the previous batch's, or 0. */
+    long lateWatermarkMs(Checkpoint.PlannedBatch planned) {
+        return !queryWatermark ? 0 : options.faults().contains(Fault.LATE_FILTER_USES_CURRENT_WATERMARK)
+                ? planned.evictionWatermarkMs() : planned.lateWatermarkMs();
+    }
+
+    /** The watermark this operator's timers, {@code TimerValues} and eviction use in {@code planned}, or 0. */
+    long evictionWatermarkMs(Checkpoint.PlannedBatch planned) {
+        return queryWatermark ? planned.evictionWatermarkMs() : 0;
+    }
+
     /** Late rows are dropped in EventTime mode only (Spark plans the filter only there). */
     boolean filtersLateRows() {
         return query.timeMode().equals(TimeMode.EventTime());
@@ -130,15 +157,16 @@ final class Operator<K, I, O> {
     }
 
     /**
-     * Runs this operator's tasks for {@code planned} on {@code rows}, filtering late rows with
-     * {@code filterWmMs}; the state changes stay pending in the store. {@code knownKey}, when not
+     * Runs this operator's tasks for {@code planned} on {@code rows}, filtering late rows with its
+     * {@link #lateWatermarkMs}; the state changes stay pending in the store. {@code knownKey}, when not
      * null, is the encoded key every row is known to have, and {@code keyObject} that key as an
      * object (handed to the processor when a copy is indistinguishable).
      */
-    OperatorBatch<K, I, O> runBatch(Checkpoint.PlannedBatch planned, List<I> rows, long filterWmMs, Bytes knownKey,
-            K keyObject, int attempt, boolean recordCalls) {
-        BatchInput<K, I> input = BatchInput.of(this, rows, knownKey, filterWmMs, planned.id());
-        OperatorBatch<K, I, O> batch = new OperatorBatch<>(planned, input, recordCalls);
+    OperatorBatch<K, I, O> runBatch(Checkpoint.PlannedBatch planned, List<I> rows, Bytes knownKey, K keyObject,
+            int attempt, boolean recordCalls) {
+        BatchInput<K, I> input = BatchInput.of(this, rows, knownKey, lateWatermarkMs(planned), planned.id());
+        OperatorBatch<K, I, O> batch = new OperatorBatch<>(planned, queryWatermark ? planned.lateWatermarkMs() : 0,
+                evictionWatermarkMs(planned), input, recordCalls);
         Scope scope = store.scope();
         scope.batchTimestamp(planned.timestampMs());
         try {
@@ -168,9 +196,12 @@ final class Operator<K, I, O> {
         return kind.reported(batch.summedMetrics(lastMetrics));
     }
 
-    /** Whether this operator asks for a no-data batch after the last one. */
+    /**
+     * Whether this operator asks for a no-data batch after the last one, {@code watermarkAdvanced}
+     * saying whether the query's watermark moved (an operator it does not reach sees none move).
+     */
     boolean asksForNoDataBatch(boolean watermarkAdvanced) {
-        return kind.asksForNoDataBatch(watermarkAdvanced);
+        return kind.asksForNoDataBatch(queryWatermark && watermarkAdvanced);
     }
 
     /** A task's processor: at FULL a serialized copy of the driver's instance, at FAST a new one. */

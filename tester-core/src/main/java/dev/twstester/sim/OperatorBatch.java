@@ -23,6 +23,8 @@ import dev.twstester.internal.ContiguousPartitions;
  */
 final class OperatorBatch<K, I, O> {
     final Checkpoint.PlannedBatch planned;
+    /** The operator's late-event watermark in this batch (0 for one the query's watermark does not reach). */
+    private final long lateWatermarkMs;
     final Timers timerValues;
     final BatchInput<K, I> input;
     final List<O> outputs = new ArrayList<>();
@@ -33,9 +35,11 @@ final class OperatorBatch<K, I, O> {
     final List<RetryCheck.Call> calls;
     private final List<Metrics> tasks = new ArrayList<>(2);
 
-    OperatorBatch(Checkpoint.PlannedBatch planned, BatchInput<K, I> input, boolean recordCalls) {
+    OperatorBatch(Checkpoint.PlannedBatch planned, long lateWatermarkMs, long evictionWatermarkMs, BatchInput<K, I> input,
+            boolean recordCalls) {
         this.planned = planned;
-        this.timerValues = new Timers(planned.timestampMs(), planned.evictionWatermarkMs());
+        this.lateWatermarkMs = lateWatermarkMs;
+        this.timerValues = new Timers(planned.timestampMs(), evictionWatermarkMs);
         this.input = input;
         this.calls = recordCalls ? new ArrayList<>() : null;
     }
@@ -45,7 +49,7 @@ final class OperatorBatch<K, I, O> {
     }
 
     long lateWatermarkMs() {
-        return planned.lateWatermarkMs();
+        return lateWatermarkMs;
     }
 
     /** A new task's counters, summed into the batch's at the end. */
@@ -61,7 +65,7 @@ final class OperatorBatch<K, I, O> {
      */
     BatchResult<K, I, O> result(List<I> received, Map<String, Long> metrics) {
         return new BatchResult<>(planned.id(), planned.hadInput(), received, input.dropped,
-                Instant.ofEpochMilli(planned.lateWatermarkMs()), Instant.ofEpochMilli(planned.evictionWatermarkMs()),
+                Instant.ofEpochMilli(lateWatermarkMs), Instant.ofEpochMilli(timerValues.watermarkMs()),
                 Instant.ofEpochMilli(planned.timestampMs()), outputs, fired, metrics,
                 ContiguousPartitions.ofCounts(outputsPerTask));
     }

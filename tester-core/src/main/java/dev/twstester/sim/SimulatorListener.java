@@ -52,6 +52,15 @@ public interface SimulatorListener<K, I, O> {
     }
 
     /**
+     * {@link TwsSimulator#restartWith} deployed {@code next}, the simulator of the new version, which
+     * keeps these listeners: told once {@code next} holds the checkpoint's state, before its first
+     * trigger runs, inside the {@code restartWith} call. Later calls on {@code next} are reported
+     * like calls on the simulator that deployed it; read the new version's state through {@code next}.
+     */
+    default void restartedWith(TwsSimulator<K, I, O> next) {
+    }
+
+    /**
      * A micro-batch was committed (by every operator); {@code simulator} already shows its state,
      * clock and watermark. A batch that fails is not reported here.
      */

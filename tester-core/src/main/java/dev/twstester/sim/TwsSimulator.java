@@ -89,11 +89,13 @@ public class TwsSimulator<K, I, O> {
         List<TwsQuery<?, ?, ?>> defined = query.operators();
         List<Operator<?, ?, ?>> ops = new ArrayList<>(defined.size());
         String lateFilter = query.eventTimeColumn().orElse(null);
-        boolean watermark = lateFilter != null;
+        boolean queryWatermark = true;
         for (TwsQuery<?, ?, ?> op : defined) {
-            ops.add(new Operator<>(ops.size(), defined.size(), op, lateFilter, watermark, settings, listeners,
-                    queryId));
+            Operator<?, ?, ?> operator = new Operator<>(ops.size(), defined.size(), op, lateFilter, queryWatermark,
+                    settings, listeners, queryId);
+            ops.add(operator);
             lateFilter = op.outputEventTimeColumn().orElse(null);
+            queryWatermark = operator.passesWatermarkOn();
         }
         this.operators = List.copyOf(ops);
         this.execution = new BatchExecution<>(operators, checkpoint, settings, query.watermarkDelay().toMillis());
@@ -430,11 +432,12 @@ public class TwsSimulator<K, I, O> {
         Restarts.restoreEvolved(deployed.operators, checkpointed);
         deployed.position(checkpointed.position());
         deployed.calls.history().addAll(calls.history());
+        calls.restartedWith(deployed);
         List<I> waiting = loop.waiting();
         if (!waiting.isEmpty()) {
             deployed.loop.addData(waiting);
         }
-        deployed.calls.record(deployed.loop.start());
+        deployed.loop.start(); // its batches are kept in the history as they commit
         return deployed;
     }
 
@@ -563,13 +566,14 @@ public class TwsSimulator<K, I, O> {
     }
 
     private <K2> StateView<K2> view(Operator<K2, ?, ?> op) {
-        return new StateView<>(op.store(), checkpoint::processingTimeMs, this::stateWrite);
+        String viewCall = op == operators.get(0) ? "state()." : "state(" + operators.indexOf(op) + ").";
+        return new StateView<>(op.store(), checkpoint::processingTimeMs,
+                (description, write) -> stateWrite(viewCall + description, write));
     }
 
-    /** A write through a {@link StateView}: a call of its own, not replayable on a streaming query. */
+    /** A write through a {@link StateView} ({@code state(1).clear(...)}): a call of its own, not replayable live. */
     private void stateWrite(String description, Runnable write) {
-        calls.run(() -> new SimulatorCall<>(
-                "state()." + description, List.of(), SimulatorCall.STATE_WRITE_NOT_REPLAYABLE),
+        calls.run(() -> new SimulatorCall<>(description, List.of(), SimulatorCall.STATE_WRITE_NOT_REPLAYABLE),
                 () -> {
             write.run();
             return List.of();

@@ -4,10 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -15,31 +12,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoder;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.streaming.TimeMode;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.twstester.GroupsWithState;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.GroupStateTimeouts;
-import dev.twstester.internal.RowCodec;
 import dev.twstester.internal.Sneaky;
 import dev.twstester.sim.Fidelity;
 import dev.twstester.sim.SnapshotBuilder;
 import dev.twstester.sim.StateSnapshot;
 
 /**
- * Reads the state of one {@code transformWithState} operator from a Spark streaming checkpoint as
- * a {@link StateSnapshot}, so that a simulator can start from the state a query has in production:
+ * Reads the state of a query's stateful operators from its Spark streaming checkpoint as a
+ * {@link StateSnapshot}, so that a simulator can start from the state a query has in production:
  *
  * <pre>{@code
  * StateSnapshot production = CheckpointState.of(CartWatch.query()).read(Path.of("/checkpoints/carts"));
@@ -75,9 +60,16 @@ import dev.twstester.sim.StateSnapshot;
  * both schemas. That is also where a migration to {@code transformWithState} takes its initial state
  * from (the old checkpoint's state).
  *
- * <p>A {@link TwsChain}'s query has two stateful operators in its checkpoint:
- * {@link #of(TwsChain)} reads both, at one batch, into the {@link ChainSnapshot} a
- * {@code ChainSimulator} restores (see {@link ChainCheckpointState}).
+ * <p>A query of several stateful operators ({@link TwsQuery#then}) is read whole: every operator's
+ * state, at one batch, into one snapshot, with the query's one position. Spark numbers a
+ * checkpoint's stateful operators from the sink back to the source, so the query's last operator
+ * is operator 0 there and its first operator {@code n - 1}; each is checked against its own
+ * processor, and an error names the operator.
+ * <pre>{@code
+ * StateSnapshot production = CheckpointState.of(sessions.then(alerts)).read(Path.of("/checkpoints/alerts"));
+ * TwsSimulator<String, Click, PageAlert> sim = new TwsSimulator<>(sessions.then(alerts));
+ * sim.restore(production);                  // every operator's state and timers, the watermark, the next batch id
+ * }</pre>
  *
  * <p>Spark runs on the shared session ({@link LiveSpark#session()}) unless {@link #session} gives
  * one. The state data source and options used exist in Spark 4.0, 4.1 and 4.2.
@@ -85,8 +77,6 @@ import dev.twstester.sim.StateSnapshot;
  * @param <K> grouping key type
  */
 public final class CheckpointState<K> {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String TTL_COLUMN = "ttlExpirationMs";
     /** Threads for the state reader's jobs, which run at once (daemons: they never keep the JVM alive). */
     private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "twstester-checkpoint-reader");
@@ -110,10 +100,19 @@ public final class CheckpointState<K> {
     }
 
 
-    /** The stateful operator's id in the query (0, the default, for a query with one stateful operator). */
+    /**
+     * For a query of one stateful operator: the id of the operator to read, when the checkpoint's
+     * query has others too (0, the default, is the operator nearest the sink). A query of several
+     * operators reads each from its own id, so it refuses this.
+     */
     public CheckpointState<K> operatorId(int id) {
         if (id < 0) {
             throw new IllegalArgumentException("operatorId " + id + " must not be negative");
+        }
+        if (query.operators().size() > 1) {
+            throw new IllegalArgumentException("operatorId(" + id + "): the query has " + query.operators().size()
+                    + " stateful operators, each read from its own id (from the sink back to the source); "
+                    + "operatorId(...) picks the operator a query of one operator reads");
         }
         this.operatorId = id;
         return this;
@@ -141,128 +140,64 @@ public final class CheckpointState<K> {
     }
 
     /**
-     * The operator's state in {@code checkpoint} (a streaming query's {@code checkpointLocation}).
+     * The query's state in {@code checkpoint} (a streaming query's {@code checkpointLocation}):
+     * every stateful operator's, at one batch, with where the query stood then.
      *
-     * @throws IllegalArgumentException when the folder is no checkpoint, has no state of the
-     *         operator, or the batch is not committed (each message says what the folder has)
-     * @throws IllegalStateException when the checkpoint's state schema differs from what the
-     *         query's processor declares (every difference, with both schemas)
+     * @throws IllegalArgumentException when the folder is no checkpoint, has no state of an
+     *         operator (or, for a query of several operators, holds another number of them), or the
+     *         batch is not committed (each message says what the folder has)
+     * @throws IllegalStateException when the checkpoint's state schema differs from what an
+     *         operator's processor declares (every difference, with both schemas; for a query of
+     *         several operators the message starts with the operator)
      */
     public StateSnapshot read(Path checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint must not be null");
         Path dir = checkpoint.toAbsolutePath().normalize();
-        requireCheckpoint(dir);
+        List<TwsQuery<?, ?, ?>> operators = query.operators();
+        requireOperators(dir, operators.size());
         SparkSession spark = session != null ? session : LiveSpark.session();
-        CheckpointLogs.Position at = CheckpointLogs.read(spark, dir, batchId);
+        CheckpointLogs.Position at = CheckpointLogs.read(spark, dir, batchId); // one batch for every operator
         SnapshotBuilder<K> builder = SnapshotBuilder.of(query, fidelity);
-        if (query.groupsWithState().isPresent()) {
-            readGroupsWithState(spark, dir, at.batchId(), builder);
-            return builder.position(at.batchTimestampMs(), at.batchWatermarkMs(), at.nextBatchWatermarkMs(),
-                    at.batchId() + 1).build();
+        boolean anyProcessor = operators.stream().anyMatch(op -> op.groupsWithState().isEmpty());
+        CompletableFuture<OperatorStateReader.Metadata> metadata = anyProcessor
+                ? async(() -> OperatorStateReader.metadata(spark, dir)) : CompletableFuture.completedFuture(null);
+        List<CompletableFuture<Runnable>> reads = new ArrayList<>();
+        for (int i = 0; i < operators.size(); i++) {
+            OperatorStateReader<?> reader = reader(operators.get(i), checkpointId(i, operators.size()),
+                    builder.operator(i), spark, dir, at.batchId());
+            String where = operators.size() == 1 ? "" : "the query's operator " + i + " ("
+                    + operators.get(i).userClass().getSimpleName() + ", operator " + checkpointId(i, operators.size())
+                    + " in the checkpoint): ";
+            reads.add(async(() -> named(where, () -> reader.read(metadata))));
         }
-        Map<String, SnapshotBuilder.Declared> declared = new LinkedHashMap<>();
-        builder.declared().forEach(d -> declared.put(d.name(), d));
-        // one small Spark job each, run at once: the metadata, every declared variable, the timers
-        CompletableFuture<Map<String, String>> metadata = async(() -> variables(spark, dir));
-        Map<String, CompletableFuture<Read>> reads = new LinkedHashMap<>();
-        for (SnapshotBuilder.Declared d : declared.values()) {
-            reads.put(d.name(), async(() -> Read.of(stateReader(spark, at.batchId())
-                    .option("stateVarName", d.name()).load(dir.toString()))));
-        }
-        CompletableFuture<Read> timerRead = query.timeMode().equals(TimeMode.None()) ? null
-                : async(() -> Read.of(stateReader(spark, at.batchId()).option("readRegisteredTimers", "true")
-                        .load(dir.toString())));
-        Map<String, String> stored = join(metadata);
-        List<String> problems = new ArrayList<>();
-        stored.forEach((name, kind) -> {
-            SnapshotBuilder.Declared d = declared.get(name);
-            if (d == null) {
-                problems.add("state variable '" + name + "': the checkpoint has " + kind + " state '" + name
-                        + "', the query's processor declares none (it declares " + declared.keySet() + ")");
-            } else if (!d.kind().equals(kind)) {
-                problems.add("state variable '" + name + "': the checkpoint has a " + kind
-                        + " state, the query's processor declares a " + d.kind() + " state");
-            }
-        });
-        List<Runnable> loads = new ArrayList<>();
-        for (SnapshotBuilder.Declared d : declared.values()) {
-            // a variable the checkpoint does not have (its read fails) starts empty
-            Read read = d.kind().equals(stored.get(d.name())) ? join(reads.get(d.name())) : null;
-            if (read != null) {
-                loads.add(variable(builder, d, read, problems));
-            }
-        }
-        Read timers = timerRead == null ? null : join(timerRead);
-        if (timers != null) {
-            checkKey("timers", timers.schema(), problems);
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalStateException("the checkpoint " + dir + " (operator " + operatorId + ", batch "
-                    + at.batchId() + ") was not written by this version of the query's processor ("
-                    + query.userClass().getName() + "):\n  " + String.join("\n  ", problems)
-                    + "\nRead it with the processor version that wrote it, or change the processor back.");
-        }
-        loads.forEach(Runnable::run);
-        if (timers != null) {
-            RowCodec<K> keys = RowCodec.of(query.keyEncoder());
-            int expiry = timers.schema().fieldIndex(timerColumn(timers.schema()));
-            for (Row r : timers.rows()) {
-                builder.timer(keys.fromExternalRow(r.getStruct(0)), r.getLong(expiry));
-            }
-        }
+        reads.forEach(read -> join(read).run());
         return builder.position(at.batchTimestampMs(), at.batchWatermarkMs(), at.nextBatchWatermarkMs(),
                 at.batchId() + 1).build();
     }
 
-    /**
-     * A {@code mapGroupsWithState} / {@code flatMapGroupsWithState} operator's state: one row per key
-     * in the default column family, {@code value} holding {@code groupState} (the state encoder's
-     * columns, or its one column for a primitive) and {@code timeoutTimestamp} (-1: none), which
-     * become the simulator's value state {@code GroupsWithState.STATE_VARIABLE} and the key's timer.
-     */
-    private void readGroupsWithState(SparkSession spark, Path dir, long batch, SnapshotBuilder<K> builder) {
-        Read read = Read.of(stateReader(spark, batch).load(dir.toString()));
-        List<String> problems = new ArrayList<>();
-        checkKey("the " + query.groupsWithState().get().operatorName() + " state", read.schema(), problems);
-        StructType value = struct(read.schema(), "value");
-        Encoder<?> stateEncoder = query.groupsWithState().get().stateEncoder();
-        StructType expected = RowCodec.of(stateEncoder).schema();
-        DataType stored = value == null || !Arrays.asList(value.fieldNames())
-                .contains("groupState") ? null : value.apply("groupState").dataType();
-        boolean flat = expected.fields().length == 1 && !(stored instanceof StructType);
-        String storedText = stored == null ? "(no column value.groupState)" : stored.catalogString();
-        String expectedText = flat ? expected.fields()[0].dataType().catalogString() : expected.catalogString();
-        if (!storedText.equals(expectedText)) {
-            problems.add("the checkpoint stores the state as " + storedText + ", the query's state encoder gives "
-                    + expectedText);
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalStateException("the checkpoint " + dir + " (operator " + operatorId + ", batch " + batch
-                    + ") was not written by this query's " + query.groupsWithState().get().operatorName() + " ("
-                    + query.userClass().getName() + "):\n  " + String.join("\n  ", problems)
-                    + "\nRead it with the state encoder that wrote it.");
-        }
-        RowCodec<K> keys = RowCodec.of(query.keyEncoder());
-        RowCodec<?> states = RowCodec.of(stateEncoder);
-        int valueIndex = read.schema().fieldIndex("value");
-        int stateIndex = value.fieldIndex("groupState");
-        int timeoutIndex = Arrays.asList(value.fieldNames()).indexOf("timeoutTimestamp");
-        for (Row r : read.rows()) {
-            K key = keys.fromExternalRow(r.getStruct(0));
-            Row v = r.getStruct(valueIndex);
-            Row state = flat ? RowFactory.create(v.get(stateIndex)) : v.getStruct(stateIndex);
-            builder.value(GroupsWithState.STATE_VARIABLE, key, states.fromExternalRow(state), SnapshotBuilder.NO_EXPIRY);
-            if (timeoutIndex >= 0 && !v.isNullAt(timeoutIndex)
-                    && v.getLong(timeoutIndex) != GroupStateTimeouts.NO_TIMESTAMP) {
-                builder.timer(key, v.getLong(timeoutIndex));
-            }
-        }
+    private static <Q> OperatorStateReader<Q> reader(TwsQuery<Q, ?, ?> operator, int id, SnapshotBuilder<?> builder,
+            SparkSession spark, Path dir, long batch) {
+        @SuppressWarnings("unchecked")
+        SnapshotBuilder<Q> typed = (SnapshotBuilder<Q>) builder;
+        return new OperatorStateReader<>(operator, id, typed, spark, dir, batch);
     }
 
-    /** One state reader's schema and rows. */
-    private record Read(StructType schema, List<Row> rows) {
-        static Read of(Dataset<Row> rows) {
-            return new Read(rows.schema(), rows.collectAsList());
+    /**
+     * The checkpoint's id of operator {@code index} (plan order) of a query of {@code count}: Spark
+     * numbers stateful operators from the sink back to the source; {@link #operatorId} for one.
+     */
+    private int checkpointId(int index, int count) {
+        return count == 1 ? operatorId : count - 1 - index;
+    }
+
+    /** {@code read}'s result; its errors, of a query of several operators, start with {@code where}. */
+    private static Runnable named(String where, java.util.function.Supplier<Runnable> read) {
+        try {
+            return read.get();
+        } catch (IllegalArgumentException e) {
+            throw where.isEmpty() ? e : new IllegalArgumentException(where + e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            throw where.isEmpty() ? e : new IllegalStateException(where + e.getMessage(), e);
         }
     }
 
@@ -279,156 +214,6 @@ public final class CheckpointState<K> {
         }
     }
 
-    private org.apache.spark.sql.DataFrameReader stateReader(SparkSession spark, long batch) {
-        return spark.read().format("statestore").option("operatorId", String.valueOf(operatorId))
-                .option("batchId", String.valueOf(batch)).option("flattenCollectionTypes", "true");
-    }
-
-    /** Checks a variable's columns against the declared encoders; returns the load to run when none differ. */
-    private Runnable variable(SnapshotBuilder<K> builder, SnapshotBuilder.Declared d, Read rows,
-            List<String> problems) {
-        StructType schema = rows.schema();
-        int before = problems.size();
-        checkKey("state variable '" + d.name() + "'", schema, problems);
-        String valueColumn = switch (d.kind()) {
-            case "map" -> "user_map_value";
-            case "list" -> "list_element"; // a flattened list's column, one row per element (Spark 4.0 to 4.2)
-            default -> "value";
-        };
-        Encoder<?> valueEncoder = d.encoders().get(d.kind().equals("map") ? 1 : 0);
-        checkStruct(d, valueColumn, schema, valueEncoder, problems);
-        if (d.kind().equals("map")) {
-            checkStruct(d, "user_map_key", schema, d.encoders().get(0), problems);
-        }
-        if (problems.size() > before) {
-            return () -> {};
-        }
-        return () -> {
-            RowCodec<K> keys = RowCodec.of(query.keyEncoder());
-            RowCodec<?> values = RowCodec.of(valueEncoder);
-            RowCodec<?> mapKeys = d.kind().equals("map") ? RowCodec.of(d.encoders().get(0)) : null;
-            int mapKeyIndex = mapKeys == null ? -1 : schema.fieldIndex("user_map_key");
-            int valueIndex = schema.fieldIndex(valueColumn);
-            boolean ttl = withTtl(struct(schema, valueColumn));
-            for (Row r : rows.rows()) {
-                K key = keys.fromExternalRow(r.getStruct(0));
-                Row stored = r.getStruct(valueIndex);
-                long expiry = SnapshotBuilder.NO_EXPIRY;
-                if (ttl) {
-                    expiry = stored.isNullAt(1) ? SnapshotBuilder.NO_EXPIRY : stored.getLong(1);
-                    stored = stored.getStruct(0);
-                }
-                Object value = values.fromExternalRow(stored);
-                switch (d.kind()) {
-                    case "value" -> builder.value(d.name(), key, value, expiry);
-                    case "list" -> builder.listElement(d.name(), key, value, expiry);
-                    default -> builder.mapEntry(d.name(), key, mapKeys.fromExternalRow(r.getStruct(mapKeyIndex)),
-                            value, expiry);
-                }
-            }
-        };
-    }
-
-    private void checkKey(String what, StructType schema, List<String> problems) {
-        StructType expected = RowCodec.of(query.keyEncoder()).schema();
-        StructType actual = struct(schema, "key");
-        if (actual == null || !actual.catalogString().equals(expected.catalogString())) {
-            problems.add(what + ": the checkpoint's grouping key is " + (actual == null ? "missing" : actual.catalogString())
-                    + ", the query's key encoder gives " + expected.catalogString());
-        }
-    }
-
-    private static void checkStruct(SnapshotBuilder.Declared d, String column, StructType schema, Encoder<?> encoder,
-            List<String> problems) {
-        StructType expected = RowCodec.of(encoder).schema();
-        StructType actual = struct(schema, column);
-        if (withTtl(actual)) {
-            actual = (StructType) actual.fields()[0].dataType();
-        }
-        if (actual == null || !actual.catalogString().equals(expected.catalogString())) {
-            String part = column.equals("user_map_key") ? "map key" : "value";
-            problems.add("state variable '" + d.name() + "' (" + d.kind() + " state): the checkpoint stores its "
-                    + part + " as " + (actual == null ? "(no column " + column + ")" : actual.catalogString())
-                    + ", the query's processor declares " + expected.catalogString());
-        }
-    }
-
-    /**
-     * Whether a stored value has a TTL: Spark then stores {@code struct<value: struct<the encoder's
-     * schema>, ttlExpirationMs: bigint>}, without TTL the encoder's schema itself.
-     */
-    private static boolean withTtl(StructType stored) {
-        return stored != null && stored.fields().length == 2 && stored.fields()[0].name().equals("value")
-                && stored.fields()[0].dataType() instanceof StructType && stored.fields()[1].name().equals(TTL_COLUMN);
-    }
-
-    private static StructType struct(StructType schema, String column) {
-        for (StructField f : schema.fields()) {
-            if (f.name().equals(column) && f.dataType() instanceof StructType s) {
-                return s;
-            }
-        }
-        return null;
-    }
-
-    /** The timers' expiry column: the reader's one long column besides the key and partition. */
-    private static String timerColumn(StructType schema) {
-        for (StructField f : schema.fields()) {
-            if (!f.name().equals("key") && !f.name().equals("partition_id")
-                    && f.dataType() instanceof org.apache.spark.sql.types.LongType) {
-                return f.name();
-            }
-        }
-        throw new IllegalStateException("this Spark's state reader gives registered timers as " + schema.catalogString()
-                + ", with no expiry column; twstester reads Spark 4.0, 4.1 and 4.2");
-    }
-
-    /** The operator's state variables by name, as "value", "list" or "map", from the state metadata. */
-    private Map<String, String> variables(SparkSession spark, Path dir) {
-        List<Row> operators = spark.read().format("state-metadata").load(dir.toString()).collectAsList();
-        Map<String, String> found = new LinkedHashMap<>();
-        List<Integer> ids = new ArrayList<>();
-        for (Row op : operators) {
-            int id = ((Number) op.getAs("operatorId")).intValue();
-            ids.add(id);
-            if (id != operatorId || found.size() > 0) {
-                continue;
-            }
-            String name = op.getAs("operatorName");
-            if (!String.valueOf(name).startsWith("transformWithState")) {
-                throw new IllegalArgumentException("operator " + operatorId + " of the checkpoint " + dir + " is "
-                        + name + ", not transformWithState; give its operatorId(...)");
-            }
-            String properties = op.getAs("operatorProperties");
-            try {
-                JsonNode vars = JSON.readTree(properties).path("stateVariables");
-                for (JsonNode v : vars) {
-                    String type = v.path("stateVariableType").asText();
-                    if (!type.equals("TimerState")) { // Spark's own timer column families, e.g. $procTimers_keyToTimestamp
-                        found.put(v.path("stateName").asText(), kind(type));
-                    }
-                }
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot read the state variables of operator " + operatorId
-                        + " from the checkpoint's metadata: " + properties, e);
-            }
-        }
-        if (!ids.contains(operatorId)) {
-            throw new IllegalArgumentException("the checkpoint " + dir + " has no stateful operator " + operatorId
-                    + "; its operators are " + ids);
-        }
-        return found;
-    }
-
-    private static String kind(String sparkType) {
-        return switch (sparkType) {
-            case "ValueState" -> "value";
-            case "ListState" -> "list";
-            case "MapState" -> "map";
-            default -> sparkType;
-        };
-    }
-
     /** The stateful operators whose state {@code checkpoint} holds: the names of its state/ folder's entries, sorted. */
     static List<String> operators(Path checkpoint) {
         List<String> operators = new ArrayList<>();
@@ -443,13 +228,25 @@ public final class CheckpointState<K> {
         return operators;
     }
 
-    private void requireCheckpoint(Path dir) {
+    /**
+     * Throws unless {@code dir} is a checkpoint with the state of this reader's operator (one) or
+     * of exactly {@code count} operators, numbered 0 to {@code count - 1}.
+     */
+    private void requireOperators(Path dir, int count) {
         requireCheckpointFolder(dir);
-        if (!Files.isDirectory(dir.resolve("state").resolve(String.valueOf(operatorId)))) {
-            List<String> operators = operators(dir);
+        List<String> operators = operators(dir);
+        if (count == 1 && !Files.isDirectory(dir.resolve("state").resolve(String.valueOf(operatorId)))) {
             throw new IllegalArgumentException("the checkpoint " + dir + " has no state of operator " + operatorId
                     + (operators.isEmpty() ? ": it has no state/ folder (no stateful batch was committed)"
                     : "; its state/ folder has operators " + operators));
+        }
+        List<String> expected = java.util.stream.IntStream.range(0, count).mapToObj(String::valueOf).toList();
+        if (count > 1 && !operators.equals(expected)) {
+            throw new IllegalArgumentException("the checkpoint " + dir + (operators.isEmpty()
+                    ? " has no state/ folder (no stateful batch was committed)"
+                    : " holds the state of stateful operators " + operators) + ", the query has " + count + ": "
+                    + expected + ", numbered from the sink back to the source (its last operator is 0)"
+                    + (operators.size() == 1 ? "; read a query of one stateful operator with a query of one" : ""));
         }
     }
 

@@ -28,7 +28,8 @@ import dev.twstester.internal.RowCodec;
  * The live side of a {@code mapGroupsWithState} / {@code flatMapGroupsWithState} query: the real
  * {@code groupByKey(...).mapGroupsWithState(...)} or {@code flatMapGroupsWithState(...)} with the
  * user's function wrapped so that its tasks report what a live run cannot read from Spark: which
- * keys timed out, each call's output rows (per task) and the timeout each call left. The function
+ * keys timed out, each call's output rows (per task; the rows themselves for an operator before the
+ * query's last) and the timeout each call left. The function
  * itself runs unchanged, with Spark's {@code GroupState}, and its exceptions reach Spark as they are.
  *
  * <p>Spark does not tell the function the timeout that fired; the run knows it as the timeout the
@@ -42,12 +43,14 @@ final class LiveGroupsWithState<K, I, S, O> {
     private final TaskReports reports;
     private final Encoder<K> keyEncoder;
     /** The timeout each key's last call left, by encoded key (no entry: none). */
-    private final Map<ByteBuffer, Long> timeouts = new HashMap<>();
+    private final Map<ByteBuffer, Long> timeouts;
 
-    private LiveGroupsWithState(GroupsWithState<K, I, S, O> function, TaskReports reports, Encoder<K> keyEncoder) {
+    private LiveGroupsWithState(GroupsWithState<K, I, S, O> function, TaskReports reports, Encoder<K> keyEncoder,
+            Map<ByteBuffer, Long> timeouts) {
         this.function = function;
         this.reports = reports;
         this.keyEncoder = keyEncoder;
+        this.timeouts = timeouts;
     }
 
     /** The live side of {@code query}'s legacy function, or null for a transformWithState query. */
@@ -60,7 +63,19 @@ final class LiveGroupsWithState<K, I, S, O> {
 
     private static <K, I, S, O> LiveGroupsWithState<K, I, S, O> create(GroupsWithState<K, I, S, O> function,
             TaskReports reports, Encoder<K> keyEncoder) {
-        return new LiveGroupsWithState<>(function, reports, keyEncoder);
+        return new LiveGroupsWithState<>(function, reports, keyEncoder, new HashMap<>());
+    }
+
+    /**
+     * The live side of {@code next}'s function, a new version of this one started on the same
+     * checkpoint: the same reports, and the timeouts the keys' last calls left.
+     */
+    LiveGroupsWithState<K, I, ?, O> withFunctionOf(TwsQuery<K, I, O> next) {
+        return withFunction(next.groupsWithState().orElseThrow());
+    }
+
+    private <S2> LiveGroupsWithState<K, I, S2, O> withFunction(GroupsWithState<K, I, S2, O> next) {
+        return new LiveGroupsWithState<>(next, reports, keyEncoder, timeouts);
     }
 
     /** The query's output mode: Spark requires the operator's ({@code Update()} for mapGroupsWithState). */
@@ -70,18 +85,21 @@ final class LiveGroupsWithState<K, I, S, O> {
 
     /**
      * The operator on {@code grouped}, as the user's job would call it: with {@code initialState}
-     * (its values of any type: Spark reads them with the state encoder) when not null.
+     * (its values of any type: Spark reads them with the state encoder) when not null. Each row
+     * the function emits is reported with {@code recordedRows} when not null (an operator before
+     * the query's last).
      */
     @SuppressWarnings("unchecked")
     Dataset<O> apply(KeyValueGroupedDataset<K, I> grouped, Encoder<O> outputEncoder,
-            KeyValueGroupedDataset<K, ?> initialState) {
+            KeyValueGroupedDataset<K, ?> initialState, Encoder<O> recordedRows) {
         KeyValueGroupedDataset<K, S> initial = (KeyValueGroupedDataset<K, S>) initialState;
         if (function.isMapGroupsWithState()) {
-            RecordingMap<K, I, S, O> f = new RecordingMap<>(function.mapFunction(), reports, keyEncoder);
+            RecordingMap<K, I, S, O> f = new RecordingMap<>(function.mapFunction(), reports, keyEncoder, recordedRows);
             return initial == null ? grouped.mapGroupsWithState(f, function.stateEncoder(), outputEncoder, function.timeout())
                     : grouped.mapGroupsWithState(f, function.stateEncoder(), outputEncoder, function.timeout(), initial);
         }
-        RecordingFlatMap<K, I, S, O> f = new RecordingFlatMap<>(function.flatMapFunction(), reports, keyEncoder);
+        RecordingFlatMap<K, I, S, O> f = new RecordingFlatMap<>(function.flatMapFunction(), reports, keyEncoder,
+                recordedRows);
         return initial == null
                 ? grouped.flatMapGroupsWithState(f, function.outputMode(), function.stateEncoder(), outputEncoder,
                         function.timeout())
@@ -113,18 +131,33 @@ final class LiveGroupsWithState<K, I, S, O> {
         return fired;
     }
 
-    /** What both wrappers report: per task, its call count of output rows; per call, time-out and timeout left. */
-    private abstract static class Recording<K, S> implements Serializable {
+    /**
+     * What both wrappers report: per task, its call count of output rows; per call, time-out and
+     * timeout left; each emitted row when its encoder is given.
+     */
+    private abstract static class Recording<K, S, O> implements Serializable {
         private static final long serialVersionUID = 1L;
         final TaskReports reports;
         private final Encoder<K> keyEncoder;
+        /** The encoder emitted rows are reported with; null when they are not reported. */
+        private final Encoder<O> rowEncoder;
         /** This task's emitted-row counter (the function is deserialized per task). */
         private transient AtomicInteger emitted;
         private transient long taskAttempt = -1;
 
-        Recording(TaskReports reports, Encoder<K> keyEncoder) {
+        Recording(TaskReports reports, Encoder<K> keyEncoder, Encoder<O> rowEncoder) {
             this.reports = reports;
             this.keyEncoder = keyEncoder;
+            this.rowEncoder = rowEncoder;
+        }
+
+        /** Counts an emitted row, and reports it when rows are reported. */
+        O emitted(AtomicInteger count, long batchId, O row) {
+            count.incrementAndGet();
+            if (rowEncoder != null) {
+                reports.rowEmitted(batchId, RowCodec.of(rowEncoder).encode(row));
+            }
+            return row;
         }
 
         /** Starts a call: the task's counter (reported when the task completes) and a time-out report. */
@@ -154,13 +187,14 @@ final class LiveGroupsWithState<K, I, S, O> {
         }
     }
 
-    private static final class RecordingMap<K, I, S, O> extends Recording<K, S>
+    private static final class RecordingMap<K, I, S, O> extends Recording<K, S, O>
             implements MapGroupsWithStateFunction<K, I, S, O> {
         private static final long serialVersionUID = 1L;
         private final MapGroupsWithStateFunction<K, I, S, O> delegate;
 
-        RecordingMap(MapGroupsWithStateFunction<K, I, S, O> delegate, TaskReports reports, Encoder<K> keyEncoder) {
-            super(reports, keyEncoder);
+        RecordingMap(MapGroupsWithStateFunction<K, I, S, O> delegate, TaskReports reports, Encoder<K> keyEncoder,
+                Encoder<O> rowEncoder) {
+            super(reports, keyEncoder, rowEncoder);
             this.delegate = delegate;
         }
 
@@ -169,21 +203,20 @@ final class LiveGroupsWithState<K, I, S, O> {
             long batchId = batchId();
             byte[] k = encode(key);
             AtomicInteger count = start(batchId, k, state);
-            O row = delegate.call(key, values, state);
-            count.incrementAndGet();
+            O row = emitted(count, batchId, delegate.call(key, values, state));
             reports.timeoutSet(batchId, k, timeoutOf(state));
             return row;
         }
     }
 
-    private static final class RecordingFlatMap<K, I, S, O> extends Recording<K, S>
+    private static final class RecordingFlatMap<K, I, S, O> extends Recording<K, S, O>
             implements FlatMapGroupsWithStateFunction<K, I, S, O> {
         private static final long serialVersionUID = 1L;
         private final FlatMapGroupsWithStateFunction<K, I, S, O> delegate;
 
         RecordingFlatMap(FlatMapGroupsWithStateFunction<K, I, S, O> delegate, TaskReports reports,
-                Encoder<K> keyEncoder) {
-            super(reports, keyEncoder);
+                Encoder<K> keyEncoder, Encoder<O> rowEncoder) {
+            super(reports, keyEncoder, rowEncoder);
             this.delegate = delegate;
         }
 
@@ -211,9 +244,7 @@ final class LiveGroupsWithState<K, I, S, O> {
 
                 @Override
                 public O next() {
-                    O row = out.next();
-                    count.incrementAndGet();
-                    return row;
+                    return emitted(count, batchId, out.next());
                 }
             };
         }

@@ -4,35 +4,23 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.KeyValueGroupedDataset;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.streaming.sources.MemorySink;
-import org.apache.spark.sql.streaming.StateOperatorProgress;
-import org.apache.spark.sql.streaming.StatefulProcessor;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.Trigger;
 
 import dev.twstester.BatchResult;
-import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
-import dev.twstester.internal.ContiguousPartitions;
-import dev.twstester.internal.RowCodec;
 import dev.twstester.internal.Triggers;
-
-import scala.Tuple2;
 
 /**
  * One live streaming query, stepped through a scenario with the query's trigger and a manual
@@ -42,6 +30,10 @@ import scala.Tuple2;
  * waits until Spark has processed all available data ({@code processAllAvailable}); otherwise
  * (ProcessingTime mode with a zero interval runs as a 1 ms interval) a step that brings a trigger
  * due waits until the stream waits on the clock again.
+ *
+ * <p>The query's stateful operators ({@link LiveOperator}) are applied one after another to the
+ * source, as one job plans {@code ...transformWithState(...).groupByKey(...).transformWithState(...)};
+ * each batch is read back as each operator saw it.
  */
 final class LiveRun<K, I, O> implements AutoCloseable {
     /** The running version of the query: {@link #restartWith} replaces it. */
@@ -49,9 +41,8 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final SparkSession spark;
     private final Duration timeout;
     private final String checkpoint;
-    /** What the processor's tasks report (fired timers, rows emitted, each partition's count). */
-    private final TaskReports reports;
-    private final RowCodec<K> keyCodec;
+    /** Every stateful operator, in plan order. */
+    private final List<LiveOperator<?, ?, ?>> operators;
     private final boolean processingTime;
     /** The trigger interval the query runs with (see {@link Triggers#effectiveIntervalMs}). */
     private final long intervalMs;
@@ -64,46 +55,22 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final SparkStreaming.MemorySource<I> stream;
     private final MemorySink sink = SparkStreaming.memorySink();
     private final SparkStreaming.StepClock clock = new SparkStreaming.StepClock(0L);
-    private final RowCodec<I> inputCodec;
-    private final RowCodec<O> outputCodec;
-    private final int eventTimeIndex;
     private final List<BatchResult<K, I, O>> batches = new ArrayList<>();
     private final Map<Long, StreamingQueryProgress> progress = new TreeMap<>();
     private StreamingQuery streamingQuery;
     private long lastBatchWatermarkMs;
-    /** The second operator of a chain, fed with this query's output; null for one operator. */
-    private final LiveDownstream<?, O, ?> downstream;
-    /** The query's mapGroupsWithState / flatMapGroupsWithState operator; null for transformWithState. */
-    private final LiveGroupsWithState<K, I, ?, O> groupsWithState;
 
     /** {@code spark} is this run's own session, with the query's shuffle partitions set ({@link LiveSpark#forRun}). */
     LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint) {
-        this(query, null, spark, timeout, checkpoint);
-    }
-
-    /**
-     * With {@code downstream} (not null), the query is a chain: this query's output goes to the
-     * downstream operator, whose output goes to the sink; this query's outputs are recorded as they
-     * are emitted ({@link TaskReports}).
-     */
-    LiveRun(TwsQuery<K, I, O> query, LiveDownstream<?, O, ?> downstream, SparkSession spark, Duration timeout,
-            Path checkpoint) {
-        this.downstream = downstream;
         this.query = query;
         this.spark = spark;
         this.timeout = timeout;
         this.checkpoint = checkpoint.toString();
-        this.reports = TaskReports.register(spark);
-        this.groupsWithState = LiveGroupsWithState.of(query, reports);
-        this.keyCodec = RowCodec.of(query.keyEncoder());
+        this.operators = LiveOperator.of(query, spark);
         // an operator in ProcessingTime mode asks for a batch at every trigger, so the query spins with a zero interval
-        this.processingTime = query.timeMode().equals(TimeMode.ProcessingTime())
-                || (downstream != null && downstream.processingTime());
+        this.processingTime = operators.stream().anyMatch(LiveOperator::processingTime);
         this.intervalMs = Triggers.effectiveIntervalMs(query.triggerIntervalMs(), processingTime);
         this.availableNow = Triggers.isAvailableNow(query.trigger());
-        this.inputCodec = RowCodec.of(query.inputEncoder());
-        this.outputCodec = RowCodec.of(query.outputEncoder());
-        this.eventTimeIndex = query.eventTimeColumn().map(inputCodec::fieldIndex).orElse(-1);
         this.stream = SparkStreaming.memoryStream(query.inputEncoder(), spark);
         try {
             start();
@@ -118,12 +85,16 @@ final class LiveRun<K, I, O> implements AutoCloseable {
      * init/close pass runs on a fresh one, as after a real restart), and waits until its first
      * trigger (a data batch if rows wait, else nothing) is done.
      */
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private void start() throws Exception {
         spark.conf().set(dev.twstester.StateEncoding.CONF, query.stateEncoding().conf());
-        Dataset<?> out = downstream == null ? transformWithState() : downstream.apply(transformWithState());
+        Dataset out = stream.toDS();
+        for (LiveOperator op : operators) {
+            out = op.apply(out);
+        }
         Trigger trigger = availableNow ? query.trigger() : Trigger.ProcessingTime(intervalMs);
         streamingQuery = SparkStreaming.start(spark, out, sink, trigger, clock, checkpoint,
-                groupsWithState == null ? org.apache.spark.sql.streaming.OutputMode.Update() : groupsWithState.outputMode());
+                LiveOperator.queryOutputMode(operators));
         if (availableNow) {
             awaitEnd();
             return;
@@ -149,57 +120,6 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             awaitWaitingAt(nowMs);
         }
         nextTriggerMs = Triggers.nextTriggerTime(intervalMs, nowMs);
-    }
-
-    private Dataset<O> transformWithState() {
-        Dataset<I> input = stream.toDS();
-        if (query.eventTimeColumn().isPresent()) {
-            input = input.withWatermark(query.eventTimeColumn().get(), query.watermarkDelay().toMillis() + " milliseconds");
-        }
-        KeyValueGroupedDataset<K, I> grouped = input.groupByKey(query.keyFunction(), query.keyEncoder());
-        if (groupsWithState != null) {
-            return groupsWithState.apply(grouped, query.outputEncoder(),
-                    query.initialState().map(this::initialDataset).orElse(null));
-        }
-        StatefulProcessor<K, I, O> processor = query.newProcessor();
-        if (query.initialState().isPresent()) {
-            return withInitialState(grouped, processor, query.initialState().get());
-        }
-        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(), outputEncoder());
-        if (query.outputEventTimeColumn().isPresent()) {
-            return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
-                    query.outputEncoder());
-        }
-        return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), query.outputEncoder());
-    }
-
-    private <S> Dataset<O> withInitialState(KeyValueGroupedDataset<K, I> grouped, StatefulProcessor<K, I, O> processor,
-            TwsQuery.InitialState<K, S> init) {
-        KeyValueGroupedDataset<K, S> initial = initialDataset(init);
-        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(), outputEncoder());
-        if (query.outputEventTimeColumn().isPresent()) {
-            return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
-                    initial, query.outputEncoder(), init.encoder());
-        }
-        return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), initial,
-                query.outputEncoder(), init.encoder());
-    }
-
-    /** The initial state's rows as the batch {@code KeyValueGroupedDataset<K, S>} a job passes as {@code initialState}. */
-    private <S> KeyValueGroupedDataset<K, S> initialDataset(TwsQuery.InitialState<K, S> init) {
-        List<Tuple2<K, S>> rows = new ArrayList<>();
-        for (Map.Entry<K, S> e : init.rows()) {
-            rows.add(new Tuple2<>(e.getKey(), e.getValue()));
-        }
-        return spark
-                .createDataset(rows, Encoders.tuple(query.keyEncoder(), init.encoder()))
-                .groupByKey((MapFunction<Tuple2<K, S>, K>) Tuple2::_1, query.keyEncoder())
-                .mapValues((MapFunction<Tuple2<K, S>, S>) Tuple2::_2, init.encoder());
-    }
-
-    /** The encoder this query's emitted rows are reported with: in a chain only (else null). */
-    private org.apache.spark.sql.Encoder<O> outputEncoder() {
-        return downstream == null ? null : query.outputEncoder();
     }
 
     void step(Scenario.Step<I> step) {
@@ -245,13 +165,11 @@ final class LiveRun<K, I, O> implements AutoCloseable {
      * of the new run, so an incompatible version fails then, not here.
      */
     void restartWith(TwsQuery<K, I, O> next) {
-        if (downstream != null) {
-            throw new UnsupportedOperationException("a chain cannot restart with another query version");
-        }
-        String difference = sourceDifference(query, next);
+        String difference = versionDifference(query, next);
         if (difference != null) {
-            throw new IllegalArgumentException("the new version " + difference + "; a new version may change the "
-                    + "processor, its time mode, output mode, initial state and state encoding, not how the source is read");
+            throw new IllegalArgumentException("the new version " + difference + "; a new version may change each "
+                    + "operator's processor, time mode, output mode and state encoding and the first one's initial "
+                    + "state, not how the source is read or the plan");
         }
         try {
             if (running) {
@@ -260,6 +178,9 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                 collect();
             }
             query = next;
+            for (int i = 0; i < operators.size(); i++) {
+                operators.get(i).restartWith(next.operators().get(i));
+            }
             start();
             collect();
         } catch (Exception e) {
@@ -273,18 +194,29 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         }
     }
 
-    /** What differs between two versions in how they read the source, or null. */
-    private String sourceDifference(TwsQuery<K, I, O> a, TwsQuery<K, I, O> b) {
-        if (!a.keyEncoder().equals(b.keyEncoder())) {
-            return "has another key encoder (" + b.keyEncoder() + " instead of " + a.keyEncoder() + ")";
+    /** What differs between two versions in how they read the source and their plan, or null. */
+    private String versionDifference(TwsQuery<K, I, O> a, TwsQuery<K, I, O> b) {
+        if (a.operators().size() != b.operators().size()) {
+            return "has " + b.operators().size() + " stateful operator(s), the checkpoint " + a.operators().size();
         }
-        if (!a.inputEncoder().equals(b.inputEncoder()) || !a.outputEncoder().equals(b.outputEncoder())) {
-            return "has other input or output encoders";
+        for (int i = 0; i < a.operators().size(); i++) {
+            TwsQuery<?, ?, ?> x = a.operators().get(i);
+            TwsQuery<?, ?, ?> y = b.operators().get(i);
+            String where = a.operators().size() == 1 ? "" : " in operator " + i;
+            if (!x.keyEncoder().equals(y.keyEncoder())) {
+                return "has another key encoder" + where + " (" + y.keyEncoder() + " instead of " + x.keyEncoder() + ")";
+            }
+            if (!x.inputEncoder().equals(y.inputEncoder()) || !x.outputEncoder().equals(y.outputEncoder())) {
+                return "has other input or output encoders" + where;
+            }
+            if (!x.outputEventTimeColumn().equals(y.outputEventTimeColumn())) {
+                return "has another output event-time column" + where;
+            }
         }
         if (!a.eventTimeColumn().equals(b.eventTimeColumn()) || !a.watermarkDelay().equals(b.watermarkDelay())) {
             return "has another watermark";
         }
-        boolean bProcessingTime = b.timeMode().equals(TimeMode.ProcessingTime());
+        boolean bProcessingTime = b.operators().stream().anyMatch(op -> op.timeMode().equals(TimeMode.ProcessingTime()));
         if (Triggers.effectiveIntervalMs(b.triggerIntervalMs(), bProcessingTime) != intervalMs
                 || Triggers.isAvailableNow(b.trigger()) != availableNow) {
             return "has another trigger interval";
@@ -409,6 +341,12 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         return batches.isEmpty() ? 0 : batches.get(batches.size() - 1).batchId() + 1;
     }
 
+    /**
+     * Batch {@code p} as every operator saw it: for one operator its view, for several the query's
+     * (the source's rows and the first operator's late rows, timers and metrics, the last
+     * operator's outputs) with each operator's view, as the simulator gives it.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private BatchResult<K, I, O> batch(StreamingQueryProgress p, List<I> rows) {
         long id = p.batchId();
         List<I> input = rows == null ? List.of() : rows;
@@ -417,98 +355,33 @@ final class LiveRun<K, I, O> implements AutoCloseable {
                     + input.size() + ": the memory source folded or split input");
         }
         long[] times = SparkStreaming.batchTimes(streamingQuery, id);
-        long evictionMs = times[1];
-        long lateMs = lastBatchWatermarkMs;
-        lastBatchWatermarkMs = evictionMs;
-        List<I> dropped = dropped(input, lateMs, droppedCount(p), id);
-        List<O> outputs = downstream == null ? outputs(id) : reports.emittedIn(id).stream().map(outputCodec::decode).toList();
-        if (downstream != null) {
-            downstream.batch(p, rows != null, outputs, lateMs, evictionMs, times[0], sink);
-        }
-        List<FiredTimer<K>> fired = new ArrayList<>();
-        for (TaskReports.Fired f : groupsWithState != null ? groupsWithState.firedIn(id) : reports.firedIn(id)) {
-            fired.add(new FiredTimer<>(keyCodec.decode(f.key()), Instant.ofEpochMilli(f.expiryMs())));
-        }
-        return new BatchResult<>(id, rows != null, input, dropped, Instant.ofEpochMilli(lateMs),
-                Instant.ofEpochMilli(evictionMs), Instant.ofEpochMilli(times[0]), outputs, fired, metrics(p),
-                downstream == null ? outputPartitions(id, outputs.size()) : List.of());
-    }
-
-    /** This query's operator's metrics (in a chain, the upstream's entry of the progress). */
-    private Map<String, Long> metrics(StreamingQueryProgress p) {
-        int index = downstream == null ? 0 : LiveDownstream.UPSTREAM_PROGRESS_INDEX;
-        return p.stateOperators().length <= index ? new HashMap<>() : metrics(p.stateOperators()[index]);
-    }
-
-    /**
-     * The {@link BatchResult#METRIC_NAMES} of a transformWithState operator's progress: its custom
-     * metrics, plus the state row counts and late rows of {@link StateOperatorProgress} under the
-     * names of the operator's SQL metrics.
-     */
-    static Map<String, Long> metrics(StateOperatorProgress op) {
-        Map<String, Long> metrics = new HashMap<>();
-        for (String name : BatchResult.METRIC_NAMES) {
-            Long custom = op.customMetrics().get(name);
-            if (custom != null) {
-                metrics.put(name, custom);
+        LiveOperator.BatchTimes shared = new LiveOperator.BatchTimes(times[0], lastBatchWatermarkMs, times[1]);
+        lastBatchWatermarkMs = times[1];
+        List<BatchResult<?, ?, ?>> views = new ArrayList<>(operators.size());
+        List received = input;
+        for (int i = 0; i < operators.size(); i++) {
+            LiveOperator op = operators.get(i);
+            List outputs;
+            List<Integer> partitions;
+            if (i == operators.size() - 1) {
+                outputs = op.sinkRows(sink, id);
+                partitions = op.sinkPartitions(id, outputs.size());
+            } else {
+                LiveOperator.Emitted<?> emitted = op.emitted(id);
+                outputs = emitted.rows();
+                partitions = emitted.partitions();
             }
+            views.add(op.view(p, rows != null, received, shared, outputs, partitions));
+            received = outputs;
         }
-        metrics.put("numUpdatedStateRows", op.numRowsUpdated());
-        metrics.put("numRemovedStateRows", op.numRowsRemoved());
-        metrics.put("numRowsDroppedByWatermark", op.numRowsDroppedByWatermark());
-        return metrics;
-    }
-
-    private List<O> outputs(long batchId) {
-        return SparkStreaming.rowsOfBatch(sink, batchId, outputCodec);
-    }
-
-    /**
-     * The partition of each of the batch's {@code rows} sink rows: the sink holds partition 0's rows,
-     * then partition 1's, ..., so the rows each partition's task emitted cut them. Empty when no task
-     * reported.
-     */
-    private List<Integer> outputPartitions(long batchId, int rows) {
-        List<Integer> counts = reports.countsIn(batchId);
-        if (counts.isEmpty()) {
-            return List.of();
+        BatchResult<K, I, O> first = (BatchResult<K, I, O>) views.get(0);
+        if (views.size() == 1) {
+            return first;
         }
-        long emitted = counts.stream().mapToLong(Integer::longValue).sum();
-        if (emitted != rows) {
-            throw new IllegalStateException("the processor's tasks emitted " + emitted + " rows in batch " + batchId
-                    + " (by partition " + counts + ") but the sink received " + rows);
-        }
-        return ContiguousPartitions.ofCounts(counts);
-    }
-
-    /** Late rows this query's operator dropped (in a chain, the upstream's; the downstream checks its own). */
-    private long droppedCount(StreamingQueryProgress p) {
-        if (downstream != null) {
-            return p.stateOperators()[LiveDownstream.UPSTREAM_PROGRESS_INDEX].numRowsDroppedByWatermark();
-        }
-        long n = 0;
-        for (var op : p.stateOperators()) {
-            n += op.numRowsDroppedByWatermark();
-        }
-        return n;
-    }
-
-    /** Which rows Spark dropped: those at or before the late watermark, checked against Spark's count. */
-    private List<I> dropped(List<I> input, long lateMs, long sparkCount, long batchId) {
-        List<I> dropped = new ArrayList<>();
-        if (eventTimeIndex >= 0 && query.timeMode().equals(TimeMode.EventTime())) {
-            for (I row : input) {
-                UnsafeRow r = inputCodec.row(inputCodec.encode(row));
-                if (!r.isNullAt(eventTimeIndex) && r.getLong(eventTimeIndex) <= lateMs * 1000L) {
-                    dropped.add(row);
-                }
-            }
-        }
-        if (dropped.size() != sparkCount) {
-            throw new IllegalStateException("Spark dropped " + sparkCount + " late rows in batch " + batchId + " but "
-                    + dropped.size() + " rows are at or before its late watermark " + Instant.ofEpochMilli(lateMs));
-        }
-        return dropped;
+        BatchResult<?, ?, O> last = (BatchResult<?, ?, O>) views.get(views.size() - 1);
+        return new BatchResult<>(id, first.hadInput(), first.input(), first.droppedLate(), first.lateWatermark(),
+                first.evictionWatermark(), first.batchTimestamp(), last.outputs(), first.firedTimers(), first.metrics(),
+                last.outputPartitions(), views);
     }
 
     RunResult<K, I, O> result() {

@@ -27,7 +27,10 @@ public final class LiveRunException extends RuntimeException {
         this.completed = List.copyOf(completed);
     }
 
-    /** The batches that completed before the failure. */
+    /**
+     * The query's batches that completed before the failure; for a query of several operators each
+     * carries every operator's view ({@link BatchResult#operators()}).
+     */
     public List<? extends BatchResult<?, ?, ?>> completed() {
         return completed;
     }

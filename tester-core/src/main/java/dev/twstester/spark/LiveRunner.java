@@ -63,7 +63,17 @@ import dev.twstester.sim.StateSnapshot;
  * in the operator's output mode; its timed-out keys are the batch's fired timers, each with the
  * timeout the key's previous call left.
  *
- * <p>Two chained operators ({@link dev.twstester.TwsChain}) run with {@link LiveChainRunner}.
+ * <p>A query of several stateful operators ({@link TwsQuery#then}) runs as one streaming query, as a
+ * job plans {@code ...transformWithState(...).groupByKey(...).transformWithState(...)} (a legacy
+ * function may be the last operator). Each batch carries every operator's own view
+ * ({@link dev.twstester.BatchResult#operators()}), in the shape the simulator gives it: the rows
+ * every operator but the last emits are reported by its tasks as Spark takes them, the last one's
+ * outputs are the sink's, and each operator's timers, late rows and metrics are its own (its entry
+ * of the query progress's state operators, which Spark lists from the sink back to the source).
+ * <pre>{@code
+ * RunResult<String, Click, PageAlert> live = LiveRunner.of(sessions.then(alerts)).run(story);
+ * RunResult<String, Session, PageAlert> alertsOnly = live.operator(1);
+ * }</pre>
  *
  * @param <K> grouping key type
  * @param <I> input row type
@@ -162,7 +172,7 @@ public final class LiveRunner<K, I, O> {
     }
 
     /**
-     * As {@link #run}, and then, with the query stopped, reads the operator's state from the
+     * As {@link #run}, and then, with the query stopped, reads every operator's state from the
      * run's checkpoint as the last batch committed it ({@link CheckpointState}): every state
      * variable's data and TTL expirations, the registered timers, the next batch id and
      * watermarks. Compare it with the simulator's {@code snapshot()} after the same scenario with
@@ -252,8 +262,10 @@ public final class LiveRunner<K, I, O> {
      * <pre>{@code
      * RunResult<String, String, String> live = LiveRunner.of(v1).runThenRestartWith(before, v2, after);
      * }</pre>
-     * {@code next} must read the source as this query does: the same key, input and output encoders,
-     * watermark and trigger interval.
+     * {@code next} must read the source as this query does and have the same plan: as many
+     * operators, each with the same key, input and output encoders and output event-time column,
+     * and the same watermark and trigger interval; each operator's processor (or function), time
+     * mode, output mode and state encoding may change.
      */
     public RunResult<K, I, O> runThenRestartWith(Scenario<I> before, TwsQuery<K, I, O> next, Scenario<I> after) {
         Objects.requireNonNull(next, "next must not be null");

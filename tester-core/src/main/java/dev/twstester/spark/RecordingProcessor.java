@@ -16,8 +16,8 @@ import dev.twstester.internal.RowCodec;
  * Runs the user's processor unchanged (same handle, same calls, same exceptions) and reports to
  * its run's {@link TaskReports} each {@code handleExpiredTimer} call, so a live run knows which
  * timers fired, not only how many, and how many rows each partition's task emitted as Spark pulled
- * them from the returned iterators (the iterators stay lazy). The upstream operator of a chain also
- * reports each row it emits. The reports go through a Spark accumulator, so they reach the driver
+ * them from the returned iterators (the iterators stay lazy). Every operator of a query but the
+ * last also reports each row it emits (the last one's are the sink's). The reports go through a Spark accumulator, so they reach the driver
  * from executors in other JVMs too. It takes initial state so it can wrap either kind of processor;
  * Spark only calls {@code handleInitialState} when the query has initial state.
  */

@@ -16,7 +16,7 @@ import org.apache.spark.util.CollectionAccumulator;
 /**
  * What the tasks of one wrapped processor ({@link RecordingProcessor}) report to the driver during
  * a live run: each task's end with the number of rows it emitted, each timer Spark fired, and (for
- * the upstream operator of a chain) each row it emitted. The reports travel through a Spark
+ * every operator but the query's last) each row it emitted. The reports travel through a Spark
  * accumulator registered in the driver and captured by the serialized processor, so they arrive
  * from executors in other JVMs (a {@code local-cluster} or standalone master) exactly as from a
  * local master's: Spark merges a task's updates into the driver's accumulator when the task
@@ -129,9 +129,17 @@ final class TaskReports implements Serializable {
         return of(Kind.TIMEOUT, batchId).stream().map(r -> new Fired(r.bytes(), r.expiryMs())).toList();
     }
 
-    /** The encoded rows emitted in {@code batchId}, partition by partition, in emission order. */
-    List<byte[]> emittedIn(long batchId) {
-        return of(Kind.ROW, batchId).stream().map(Report::bytes).toList();
+    /**
+     * The rows emitted in {@code batchId}, partition by partition, in emission order (of several
+     * task attempts of one partition, the latest's), each report's {@code bytes} the encoded row.
+     */
+    List<Report> emittedIn(long batchId) {
+        List<Report> rows = of(Kind.ROW, batchId);
+        Map<Integer, Long> latest = new HashMap<>();
+        for (Report r : rows) {
+            latest.merge(r.partition(), r.taskAttempt(), Math::max);
+        }
+        return rows.stream().filter(r -> r.taskAttempt() == latest.get(r.partition())).toList();
     }
 
     /**

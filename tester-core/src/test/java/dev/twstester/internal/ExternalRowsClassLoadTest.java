@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.spark.SparkRuntimeException;
 import org.apache.spark.sql.Row;
@@ -24,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import scala.jdk.javaapi.CollectionConverters;
+import dev.twstester.testing.ChildJvm;
 
 /**
  * A fresh JVM converting rows with {@link ExternalRows} (both ways, a failure included) loads neither
@@ -37,22 +35,10 @@ class ExternalRowsClassLoadTest {
     @Test
     void aFreshJvmConvertingRowsLoadsNoAnalyzerAndNoCodeGenerator(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("classes.log");
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (argument.startsWith("--add-") || argument.startsWith("-XX:+IgnoreUnrecognized")
-                    || argument.startsWith("-Duser.timezone") || argument.startsWith("-Dio.netty")) {
-                command.add(argument);
-            }
-        }
-        command.add("-Xlog:class+load=info:file=" + log);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(ExternalRowsClassLoadTest.class.getName());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(output).isTrue();
-        assertThat(process.exitValue()).as(output).isZero();
+        ChildJvm.Result child = ChildJvm.main(ExternalRowsClassLoadTest.class)
+                .flag("-Xlog:class+load=info:file=" + log).timeout(java.time.Duration.ofSeconds(120)).run();
+        String output = child.stdout() + child.stderr();
+        assertThat(child.exit()).as(output).isZero();
         assertThat(output).contains("converted: ");
         System.out.println("ExternalRowsClassLoadTest child: " + output.lines()
                 .filter(l -> l.startsWith("converted: ")).findFirst().orElse(output));

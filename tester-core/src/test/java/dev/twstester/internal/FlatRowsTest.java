@@ -57,6 +57,24 @@ class FlatRowsTest {
         assertSameAsSpark(Encoders.BOOLEAN(), Arrays.asList(true, false, null));
     }
 
+    /** {@code EncoderShapes.immutableLeafClass} names exactly the encoders that take the fast path. */
+    @Test
+    void the_immutable_leaves_are_the_fast_path_encoders() {
+        List<Encoder<?>> fast = List.of(Encoders.STRING(), Encoders.LONG(), Encoders.INT(), Encoders.SHORT(),
+                Encoders.BYTE(), Encoders.BOOLEAN());
+        List<Class<?>> classes = List.of(String.class, Long.class, Integer.class, Short.class, Byte.class, Boolean.class);
+        for (int i = 0; i < fast.size(); i++) {
+            assertThat(EncoderShapes.immutableLeafClass(fast.get(i))).isEqualTo(classes.get(i));
+            assertThat(((NativeCodec<?>) RowCodec.of(fast.get(i))).flat()).isNotNull();
+        }
+        for (Encoder<?> other : List.of(Encoders.DOUBLE(), Encoders.FLOAT(), Encoders.BINARY(), Encoders.LOCALDATETIME(),
+                Encoders.scalaInt(), Encoders.scalaLong(), Encoders.scalaBoolean(), Encoders.TIMESTAMP(),
+                Encoders.DECIMAL(), Encoders.tuple(Encoders.STRING(), Encoders.LONG()))) {
+            assertThat(EncoderShapes.immutableLeafClass(other)).as("%s", other).isNull();
+            assertThat(((NativeCodec<?>) RowCodec.of(other)).flat()).as("%s", other).isNull();
+        }
+    }
+
     @Test
     void other_encoders_take_the_general_native_path() {
         assertThat(((NativeCodec<Double>) RowCodec.of(Encoders.DOUBLE())).flat()).isNull();

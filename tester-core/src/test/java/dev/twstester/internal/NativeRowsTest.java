@@ -79,6 +79,27 @@ class NativeRowsTest {
         public void setName(String name) { }
     }
 
+    /** A bean whose getter encodes another bean of its type (with the same shared codec) while it is being encoded. */
+    public static class Reentrant {
+        private String name = "outer";
+        private long count = 7;
+        private String inner;
+        public String getName() {
+            if (name.equals("outer")) {
+                Reentrant other = new Reentrant();
+                other.setName("a much longer inner name that takes more room in the row's buffer");
+                other.setCount(-1);
+                inner = java.util.HexFormat.of().formatHex(RowCodec.of(Encoders.bean(Reentrant.class)).encode(other));
+            }
+            return name;
+        }
+        public void setName(String name) { this.name = name; }
+        public long getCount() { return count; }
+        public void setCount(long count) { this.count = count; }
+        public String getInner() { return inner; }
+        public void setInner(String inner) { this.inner = inner; }
+    }
+
     /** A setter that fails. */
     public static class AngrySetter {
         public String getName() { return "x"; }
@@ -641,6 +662,25 @@ class NativeRowsTest {
         assertThatThrownBy(() -> everything.encode(overflow))
                 .isInstanceOfSatisfying(org.apache.spark.SparkRuntimeException.class,
                         e -> assertThat(e.getCondition()).isEqualTo("EXPRESSION_ENCODING_FAILED"));
+    }
+
+    /** The thread's row buffer is not reused while a getter encodes a value of the same type during a row. */
+    @Test
+    void a_getter_that_encodes_with_the_same_codec_gets_its_own_buffer() {
+        RowCodec<Reentrant> codec = RowCodec.of(Encoders.bean(Reentrant.class));
+        Reentrant outer = new Reentrant();
+        codec.encode(outer);
+        // the columns in order: count, inner (set by the first encode), name, whose getter encodes another
+        // Reentrant while count and inner are in the row's buffer
+        byte[] bytes = codec.encode(outer);
+        Reentrant back = codec.decode(bytes);
+        assertThat(back.getCount()).isEqualTo(7);
+        assertThat(back.name).isEqualTo("outer");
+        Reentrant expectedInner = new Reentrant();
+        expectedInner.setName("a much longer inner name that takes more room in the row's buffer");
+        expectedInner.setCount(-1);
+        assertThat(back.getInner()).isEqualTo(java.util.HexFormat.of().formatHex(codec.encode(expectedInner)));
+        assertThat(bytes).containsExactly(spark(Encoders.bean(Reentrant.class)).encode(outer));
     }
 
     @Test

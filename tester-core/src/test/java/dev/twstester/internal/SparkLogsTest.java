@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -22,6 +18,7 @@ import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.twstester.testing.ChildJvm;
 
 /**
  * What a user's JVM prints of Spark's logging, with twstester's {@link SparkLogs}: each test starts
@@ -165,49 +162,16 @@ class SparkLogsTest {
                     classPath.add(entry);
                 }
             }
-            List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-                // Spark's flags; not the incubator module, whose JVM warning is no business of this test
-                if ((argument.startsWith("--add-") && !argument.contains("jdk.incubator"))
-                        || argument.startsWith("-XX:+IgnoreUnrecognized") || argument.startsWith("-Dio.netty")) {
-                    command.add(argument);
-                }
-            }
-            command.add("-Xmx1g");
-            command.addAll(properties);
-            command.add("-cp");
-            command.add(String.join(java.io.File.pathSeparator, classPath));
-            command.add(SparkLogsChild.class.getName());
-            command.addAll(List.of(modes));
-            Process process = new ProcessBuilder(command).start();
-            CompletableFuture<String> out = drain(process.getInputStream());
-            CompletableFuture<String> err = drain(process.getErrorStream());
-            if (!process.waitFor(300, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("the child JVM " + List.of(modes) + " did not end within 300 s");
-            }
-            Child child = new Child(out.join(), err.join());
-            assertThat(process.exitValue()).as("exit code of the child JVM; stdout:\n%s\nstderr:\n%s", child.stdout,
-                    child.stderr).isZero();
-            return child;
+            ChildJvm child = ChildJvm.main(SparkLogsChild.class, modes).flag("-Xmx1g")
+                    .classPath(String.join(java.io.File.pathSeparator, classPath));
+            properties.forEach(child::flag);
+            ChildJvm.Result result = child.run();
+            assertThat(result.exit()).as("exit code of the child JVM; %s", result).isZero();
+            return new Child(result.stdout(), result.stderr());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
-    }
-
-    private static CompletableFuture<String> drain(InputStream in) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (in) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
     }
 }

@@ -13,14 +13,13 @@ import java.util.List;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import scala.Tuple2;
 
-/** {@link EncoderRows} and {@link SparkTimestamps}: the public route to rows, JSON and order of an encoder's values. */
+/** {@link EncoderRows}: the public route to rows, JSON and order of an encoder's values. */
 class EncoderRowsTest {
     private static final Reading READING = new Reading("s1", Timestamp.from(Instant.parse("2024-05-01T10:00:00.123456Z")),
             Date.valueOf(LocalDate.of(2024, 5, 1)), 2.5);
@@ -81,18 +80,5 @@ class EncoderRowsTest {
         List<String> names = new ArrayList<>(List.of("b", "ab", "B", "a"));
         names.sort(strings.order());
         assertThat(names).containsExactly("B", "a", "ab", "b");
-    }
-
-    @Test
-    void spark_timestamps_convert_as_sparks_date_time_utils_on_both_sides_of_1900() {
-        for (long micros : new long[] {0L, 1_714_557_600_123_456L, -2_208_988_800_000_000L, -2_208_988_800_000_001L,
-                -12_219_292_800_000_000L, -62_135_596_800_000_000L}) {
-            Timestamp spark = SparkDateTimeUtils$.MODULE$.toJavaTimestamp(micros);
-            assertThat(SparkTimestamps.toJavaTimestamp(micros)).as("micros %d", micros).isEqualTo(spark);
-            assertThat(SparkTimestamps.fromJavaTimestamp(spark)).as("micros %d", micros)
-                    .isEqualTo(SparkDateTimeUtils$.MODULE$.fromJavaTimestamp(spark));
-        }
-        assertThatThrownBy(() -> SparkTimestamps.fromJavaTimestamp(null)).isInstanceOf(NullPointerException.class)
-                .hasMessage("timestamp must not be null");
     }
 }

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.twstester.Scenario;
-import dev.twstester.io.ScenarioPlan.Kind;
 import dev.twstester.io.ScenarioPlan.Step;
 
 class ScenarioPlanTest {
@@ -45,16 +44,18 @@ class ScenarioPlanTest {
                 """);
 
         assertThat(plan.steps()).containsExactly(
-                new Step(Kind.INPUT, "001.jsonl", null, 2),
-                new Step(Kind.INPUT, "002.jsonl", T1, 3),
-                new Step(Kind.INPUT, "003.jsonl", null, 4),
-                new Step(Kind.ADD, "004.jsonl", null, 5),
-                new Step(Kind.TICK, null, T2, 6),
-                new Step(Kind.STOP, null, null, 7),
-                new Step(Kind.ADD, "005.jsonl", null, 9),
-                new Step(Kind.START, null, null, 10),
-                new Step(Kind.STOP, null, null, 11),
-                new Step(Kind.START, null, null, 11));
+                new Step(new Scenario.Input<>(List.of(), null), "001.jsonl", 2),
+                new Step(new Scenario.Input<>(List.of(), T1), "002.jsonl", 3),
+                new Step(new Scenario.Input<>(List.of(), null), "003.jsonl", 4),
+                new Step(new Scenario.AddData<>(List.of()), "004.jsonl", 5),
+                new Step(new Scenario.Tick<>(T2), null, 6),
+                new Step(new Scenario.Stop<>(), null, 7),
+                new Step(new Scenario.AddData<>(List.of()), "005.jsonl", 9),
+                new Step(new Scenario.Start<>(), null, 10),
+                new Step(new Scenario.Stop<>(), null, 11),
+                new Step(new Scenario.Start<>(), null, 11));
+        assertThat(plan.where(plan.steps().get(4))).isEqualTo("plan.txt:6");
+        assertThat(ScenarioPlan.of("options", List.of(Step.tick(T2))).where(Step.tick(T2))).isEqualTo("options");
         assertThat(plan.source()).isEqualTo("plan.txt");
         assertThat(plan.toString()).isEqualTo("""
                 input 001.jsonl at=current
@@ -104,13 +105,24 @@ class ScenarioPlanTest {
     }
 
     @Test
-    void steps_check_their_parts() {
-        assertThatThrownBy(() -> new Step(Kind.INPUT, null, null, 0)).hasMessage("INPUT steps need a file");
-        assertThatThrownBy(() -> new Step(Kind.TICK, "x.jsonl", T1, 0)).hasMessage("TICK steps have no file");
-        assertThatThrownBy(() -> new Step(Kind.TICK, null, null, 0)).hasMessage("a tick needs a time");
-        assertThatThrownBy(() -> new Step(Kind.ADD, "x.jsonl", T1, 0)).hasMessage("ADD steps have no time");
-        assertThat(Step.input("a.jsonl", T1).toScenarioStep(List.of("r"))).isEqualTo(new Scenario.Input<>(List.of("r"), T1));
-        assertThat(Step.tick(T2).<String>toScenarioStep(List.of())).isEqualTo(new Scenario.Tick<String>(T2));
+    void steps_check_their_parts_and_hold_no_rows() {
+        assertThatThrownBy(() -> new Step(new Scenario.Input<>(List.of(), null), null, 0))
+                .hasMessage("input and add steps need a rows file");
+        assertThatThrownBy(() -> new Step(new Scenario.Tick<>(T1), "x.jsonl", 0))
+                .hasMessage("tick, stop and start steps have no rows file");
+        assertThatThrownBy(() -> Step.of(new Scenario.Stop<String>(), "x.jsonl"))
+                .hasMessage("tick, stop and start steps have no rows file");
+        assertThat(Step.of(new Scenario.AddData<>(List.of("r")), "a.jsonl")).as("given rows are dropped")
+                .isEqualTo(Step.add("a.jsonl"));
+        assertThat(Step.input("a.jsonl", T1).withRows(List.of("r"))).isEqualTo(new Scenario.Input<>(List.of("r"), T1));
+        assertThat(Step.add("a.jsonl").withRows(List.of("r"))).isEqualTo(new Scenario.AddData<>(List.of("r")));
+        assertThat(Step.tick(T2).<String>withRows(List.of())).isEqualTo(new Scenario.Tick<String>(T2));
+        assertThat(Step.of(new Scenario.Start<>(), null).<String>withRows(List.of("ignored")))
+                .isEqualTo(new Scenario.Start<String>());
+        assertThat(Step.input("a.jsonl", null).planLine()).isEqualTo("input a.jsonl at=current");
+        assertThat(Step.tick(T2).hasRows()).isFalse();
+        assertThatThrownBy(() -> ScenarioPlan.of("options", List.of()).resolve(Step.tick(T2)))
+                .hasMessage("\"tick to=2024-05-01T10:05:00.250Z\" has no rows file");
     }
 
     @Test

@@ -25,6 +25,7 @@ import dev.twstester.Scenario.Step;
 import dev.twstester.Scenario.Stop;
 import dev.twstester.Scenario.Tick;
 import dev.twstester.TwsQuery;
+import dev.twstester.sim.ChainProcessors;
 import dev.twstester.sim.TwsSimulator;
 
 class ScenarioGeneratorTest {
@@ -58,6 +59,27 @@ class ScenarioGeneratorTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the generator's watermarkDelay(PT3S) differs from the query's watermark delay PT10S; leave "
                         + "watermarkDelay(...) out to take the query's");
+    }
+
+    @Test
+    void a_query_of_several_operators_gives_processing_time_when_any_operator_runs_in_it() {
+        TwsQuery<String, dev.twstester.sim.Event, dev.twstester.sim.OutEvent> eventTimeChain = ChainProcessors.chain();
+        TwsQuery<String, dev.twstester.sim.Event, dev.twstester.sim.OutEvent> processingTimeChain =
+                ChainProcessors.relay().then(ChainProcessors.tally(TimeMode.ProcessingTime()));
+
+        GenScenario eventTime = ScenarioGenerator.create().keys("a1").defaultsFrom(eventTimeChain).generate(1);
+        GenScenario processingTime = ScenarioGenerator.create().keys("a1").defaultsFrom(processingTimeChain).generate(1);
+
+        // the relay (time mode None) has the query's watermark (5 s); the tally's time mode decides
+        assertThat(eventTime.timeMode()).isEqualTo(TimeMode.EventTime());
+        assertThat(eventTime.watermarkDelay()).contains(Duration.ofSeconds(5));
+        assertThat(processingTime.timeMode()).isEqualTo(TimeMode.ProcessingTime());
+        assertThat(processingTime.steps()).isNotEmpty().allSatisfy(step -> assertThat(StepParts.timeOf(step))
+                .as("in ProcessingTime mode every step of a zero interval has a time").isNotNull());
+        assertThatThrownBy(() -> eventTime().defaultsFrom(processingTimeChain))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the generator's timeMode(EventTime) differs from the query's ProcessingTime; leave "
+                        + "timeMode(...) out to take the query's");
     }
 
     @Test

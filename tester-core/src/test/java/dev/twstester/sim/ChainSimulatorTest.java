@@ -232,18 +232,7 @@ class ChainSimulatorTest {
     }
 
     @Test
-    void a_chain_needs_the_event_time_overload_upstream_and_no_watermark_downstream() {
-        TwsQuery<String, Event, OutEvent> plain = TwsQuery.<String, Event, OutEvent>builder(ChainProcessors.Relay::new)
-                .keyBy(Event::getKey, Encoders.STRING())
-                .input(Encoders.bean(Event.class))
-                .output(Encoders.bean(OutEvent.class))
-                .timeMode(TimeMode.EventTime())
-                .watermark("ts", Duration.ofSeconds(5))
-                .build();
-        assertThatThrownBy(() -> Chains.of(plain, ChainProcessors.tally(TimeMode.EventTime())))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("add outputEventTimeColumn(column)");
-
+    void a_downstream_operator_has_no_watermark_initial_state_or_trigger_of_its_own() {
         TwsQuery<String, OutEvent, OutEvent> watermarked = TwsQuery.<String, OutEvent, OutEvent>builder(ChainProcessors.Tally::new)
                 .keyBy(OutEvent::getKey, Encoders.STRING())
                 .input(Encoders.bean(OutEvent.class))

@@ -22,7 +22,7 @@ import dev.twstester.FiredTimer;
 import dev.twstester.RunComparison;
 
 /**
- * {@link ChainSimulator#snapshot()} and {@link ChainSimulator#restore}: a chain restored from a
+ * {@link TwsSimulator#snapshot()} and {@link TwsSimulator#restore} of two operators: a query restored from a
  * snapshot runs the rest of a run as the chain that took it would after a restart (and, with no
  * no-data batch pending, as the uninterrupted run), and snapshots of another chain or of two
  * points of a run are refused with what to do.

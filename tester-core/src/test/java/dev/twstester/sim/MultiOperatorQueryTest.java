@@ -36,7 +36,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * A middle operator that passes every row on unchanged must leave the query's outputs, and the last
  * operator's view, exactly as the two-operator query has them.
  */
-class MultiOperatorQueryTest {
+public class MultiOperatorQueryTest {
     private static final RunComparison<Object> SAME = RunComparison.between("two operators", "three operators");
 
     /** A middle operator: passes each row on unchanged (its event time too) and counts rows per user in "seen". */
@@ -66,7 +66,8 @@ class MultiOperatorQueryTest {
         }
     }
 
-    private static TwsQuery.Builder<String, OutEvent, OutEvent> pass() {
+    /** {@link Pass} as the middle operator: keyed by user, its output event time column "outTs". */
+    public static TwsQuery.Builder<String, OutEvent, OutEvent> pass() {
         return TwsQuery.<String, OutEvent, OutEvent>builder(Pass::new)
                 .keyBy(OutEvent::getKey, Encoders.STRING())
                 .input(Encoders.bean(OutEvent.class))
@@ -74,11 +75,13 @@ class MultiOperatorQueryTest {
                 .outputEventTimeColumn("outTs");
     }
 
-    static TwsQuery<String, Event, OutEvent> three() {
+    /** Relay, then Pass, then Tally in EventTime mode (the simulator and live tests of three operators). */
+    public static TwsQuery<String, Event, OutEvent> three() {
         return ChainProcessors.relay().then(pass()).then(ChainProcessors.tally(TimeMode.EventTime()));
     }
 
-    private static Scenario<Event> story() {
+    /** The first part of the checkpoint stories, then the rest, in one run. */
+    public static Scenario<Event> story() {
         List<Scenario.Step<Event>> steps = new ArrayList<>(ChainProcessors.firstPart().steps());
         steps.addAll(ChainProcessors.restPart().steps());
         return new Scenario<>(steps);
@@ -201,7 +204,7 @@ class MultiOperatorQueryTest {
      * Counts the rows per team (the user's first letter) and, when the watermark passes 10 s after
      * the later of the last row's event time and the watermark, emits "team: N rows" and forgets the team.
      */
-    static final class TeamCount implements FlatMapGroupsWithStateFunction<String, OutEvent, Long, String> {
+    public static final class TeamCount implements FlatMapGroupsWithStateFunction<String, OutEvent, Long, String> {
         @Override
         public Iterator<String> call(String team, Iterator<OutEvent> rows, GroupState<Long> state) {
             if (state.hasTimedOut()) {
@@ -209,15 +212,8 @@ class MultiOperatorQueryTest {
                 state.remove();
                 return List.of(out).iterator();
             }
-            long count = state.exists() ? state.get() : 0L;
-            long last = 0;
-            while (rows.hasNext()) {
-                OutEvent row = rows.next();
-                count++;
-                last = Math.max(last, row.getOutTs().getTime());
-            }
-            state.update(count);
-            state.setTimeoutTimestamp(Math.max(last, state.getCurrentWatermarkMs()) + 10_000);
+            long[] counted = PlanProcessors.countRows(rows, state);
+            state.setTimeoutTimestamp(Math.max(counted[1], state.getCurrentWatermarkMs()) + 10_000);
             return List.<String>of().iterator();
         }
     }

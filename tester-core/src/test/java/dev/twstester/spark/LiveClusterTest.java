@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.apache.spark.SparkEnv;
@@ -43,6 +42,7 @@ import dev.twstester.sim.OutEvent;
 import dev.twstester.sim.TwsSimulator;
 
 import scala.jdk.javaapi.CollectionConverters;
+import dev.twstester.testing.ChildJvm;
 
 /**
  * The live oracle on a cluster whose executors are separate JVMs: a child JVM runs differential
@@ -271,44 +271,25 @@ class LiveClusterTest {
         System.exit(0);
     }
 
-    /** This JVM's flags for the child, without its heap size and debugger or agent settings. */
-    private static List<String> childJvmFlags() {
-        List<String> flags = new ArrayList<>();
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!arg.startsWith("-Xmx") && !arg.startsWith("-agentlib") && !arg.startsWith("-javaagent")
-                    && !arg.startsWith("-Xrunjdwp") && !arg.startsWith("-Dtwstester.spark.master")) {
-                flags.add(arg);
-            }
-        }
-        return flags;
-    }
-
     @Test
     void differential_scenarios_on_a_local_cluster_agree_with_local_and_the_simulator() throws Exception {
         Path dir = Files.createTempDirectory("twstester-cluster-");
         Path sparkHome = Files.createDirectories(dir.resolve("spark-home")); // LiveSpark creates its jars/
         Path out = Files.createDirectories(dir.resolve("out"));
         Path log = dir.resolve("child.log");
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx1g");
-        command.addAll(childJvmFlags());
-        command.add("-D" + LiveSpark.MASTER_PROPERTY + "=" + MASTER);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(LiveClusterTest.class.getName());
-        command.add(out.toString());
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().put("SPARK_HOME", sparkHome.toString());
+        ChildJvm child = ChildJvm.main(LiveClusterTest.class, out.toString()).flag("-Xmx1g").flag("-Xss4m")
+                .property(LiveSpark.MASTER_PROPERTY, MASTER).env("SPARK_HOME", sparkHome.toString())
+                .outputTo(log).timeout(CHILD_TIMEOUT);
 
         long start = System.nanoTime();
-        Process child = builder.start();
-        if (!child.waitFor(CHILD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            child.destroyForcibly();
-            fail("the cluster run did not end within " + CHILD_TIMEOUT + "; its output:\n" + tail(log));
+        ChildJvm.Result ran;
+        try {
+            ran = child.run();
+        } catch (AssertionError timedOut) {
+            throw new AssertionError(timedOut.getMessage() + "; its output:\n" + tail(log), timedOut);
         }
         long childMs = (System.nanoTime() - start) / 1_000_000;
-        assertThat(child.exitValue()).as("the cluster run's exit code; its output:\n%s", tail(log)).isZero();
+        assertThat(ran.exit()).as("the cluster run's exit code; its output:\n%s", tail(log)).isZero();
         List<String> times = Files.readAllLines(out.resolve("times.txt"));
         System.out.println("LiveClusterTest: the child JVM on " + MASTER + " took " + childMs + " ms (ms since "
                 + "its main started: " + String.join(", ", times.subList(0, 2)) + "; then ms per run: "

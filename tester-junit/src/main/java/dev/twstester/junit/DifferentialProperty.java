@@ -68,6 +68,13 @@ import dev.twstester.spark.LiveRunner;
  * scenario's interval, through {@code GenScenario.applyTo}) come from the generator;
  * {@link #shufflePartitions(int, int)} also varies {@code spark.sql.shuffle.partitions} per try.
  *
+ * <p>The query may have several stateful operators ({@code sessions.then(alerts)}): each try runs
+ * the whole query on both sides, the generator takes its time mode from them
+ * ({@link ScenarioGenerator#defaultsFrom}) and its watermark from the first, and each batch is
+ * compared as the query reports it ({@code BatchResult#operators()}: the source's rows, the first
+ * operator's late rows, timers and metrics, the last operator's outputs), then every operator's
+ * end state.
+ *
  * <p>Tries are independent, so {@link #concurrency(int)} of them run at once (default
  * {@link LiveRunner#defaultConcurrency()}, {@code -Dtwstester.live.concurrency=N}), each with its
  * own simulator and streaming query in the shared SparkSession; JUnit still reports them in seed order.

@@ -26,17 +26,19 @@ import java.lang.annotation.Target;
  * }
  * }</pre>
  *
- * <p>{@link #fidelity()}, {@link #checkRetries()} and {@link #realTimeMode()} set the simulator's
- * options, as {@code TwsSimulator.builder(query)} does:
+ * <p>{@link #fidelity()}, {@link #checkRetries()}, {@link #realTimeMode()} and {@link #keepHistory()}
+ * set the simulator's options, as {@code TwsSimulator.builder(query)} does:
  * {@code @Simulator(fidelity = Fidelity.FAST, checkRetries = true) TestSimulator<...> sim;}
  * {@link #checkKeyIsolation()} adds a check after the test: its steps re-run through
  * {@code KeyIsolationCheck}, failing the test when a processor field carries data across keys.
  *
- * <p>A field or parameter of type {@code TwsSimulator} gets the simulator itself, for code that
- * takes one. Its calls are not recorded: a failing test's timeline shows its batches without the
- * calls, strict mode sees its outputs as unread unless asserted through {@code TwsAssertions}, and
- * {@code compareWithSpark} and {@link #checkKeyIsolation()}, which re-run the recorded calls, need a
- * {@link TestSimulator}.
+ * <p>A field or parameter of type {@code TwsSimulator} gets a {@link TestSimulator} too (it is
+ * one), recorded the same way, for code that takes a {@code TwsSimulator}.
+ *
+ * <p>The query may have several stateful operators ({@code a.then(b).then(c)}): the timeline shows
+ * each operator's part of every batch and the state changes of each, strict mode checks the query's
+ * outputs and every operator's due timers, and the Spark comparison and the key-isolation check
+ * run the whole query.
  *
  * <p>The query comes from a <em>query source</em>: a field of type {@code TwsQuery} or a method
  * without parameters returning one, in the test class, its superclasses or (for {@code @Nested}
@@ -59,6 +61,15 @@ public @interface Simulator {
 
     /** {@code TwsSimulator.Builder#realTimeMode()}: one {@code handleInputRows} call per input row. */
     boolean realTimeMode() default false;
+
+    /**
+     * {@code TwsSimulator.Builder#keepHistory}: with {@code false} the simulator's {@code history()}
+     * keeps nothing and its record is bounded too: the timeline and the trace keep the last 40 calls
+     * (of one call its last 100 batches), and the output queue only the rows not read yet. A test
+     * that runs a long scenario keeps its memory bounded so. {@code compareWithSpark} and
+     * {@link #checkKeyIsolation()}, which replay every call, need the default {@code true}.
+     */
+    boolean keepHistory() default true;
 
     /**
      * After a passing test, re-run the steps this simulator ran through

@@ -31,7 +31,7 @@ public final class TestOutput<O> {
         List<O> unread = recorder.unconsumed();
         if (unread.isEmpty()) {
             throw new NoSuchElementException("simulator '" + recorder.name() + "' has no unread output row ("
-                    + recorder.simulator().history().outputs().size() + " emitted so far, all read); "
+                    + recorder.emitted() + " emitted so far, all read); "
                     + "check isEmpty() first or run a batch");
         }
         O next = unread.get(0);

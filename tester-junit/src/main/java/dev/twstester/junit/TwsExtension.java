@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
 import java.nio.file.Files;
@@ -14,8 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -25,9 +24,11 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.junit.platform.commons.support.HierarchyTraversalMode;
 import org.junit.platform.commons.support.ReflectionSupport;
@@ -51,14 +52,14 @@ import dev.twstester.sim.TwsSimulator;
  * It creates the {@link Simulator @Simulator} fields and {@link TestSimulator} parameters, keeps
  * them in JUnit's store (closed when their test or class ends), and after each test runs strict
  * mode, the live Spark comparison and the failure timeline. See {@link TwsTest} for the rules.
+ * While a test or a {@code @BeforeAll}/{@code @AfterAll} method runs, its simulators are reachable
+ * from its thread (see {@code Session}), so that an assertion on a result marks its outputs read.
  */
-public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+public final class TwsExtension
+        implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver, InvocationInterceptor {
     private static final Namespace NAMESPACE = Namespace.create(TwsExtension.class);
     private static final String SESSION = "session";
     private static final Path DEFAULT_TRACE_DIR = Path.of("target", "twstester-traces");
-    /** The plain simulators this extension injected, so a field that still holds one can be set again. */
-    private static final Set<TwsSimulator<?, ?, ?>> INJECTED_PLAIN =
-            Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     /**
      * Created by JUnit for {@link TwsTest @TwsTest}; fails with one clear line when the JUnit on the
@@ -92,7 +93,21 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
                 inject(context, field, instance, test, "field '" + field.getName() + "'");
             }
         }
-        test.begin();
+        test.begin(outerSessions(context));
+    }
+
+    /** A {@code @BeforeAll} method runs with its class's simulators reachable from its thread. */
+    @Override
+    public void interceptBeforeAllMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> method,
+            ExtensionContext context) throws Throwable {
+        session(context, true).during(outerSessions(context), invocation::proceed);
+    }
+
+    /** An {@code @AfterAll} method runs with its class's simulators reachable from its thread. */
+    @Override
+    public void interceptAfterAllMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> method,
+            ExtensionContext context) throws Throwable {
+        session(context, true).during(outerSessions(context), invocation::proceed);
     }
 
     @Override
@@ -173,29 +188,25 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
                 || parameterContext.isAnnotated(Simulator.class);
     }
 
-    /** Whether {@code type} is one the extension fills: {@link TestSimulator}, or {@link TwsSimulator} itself. */
+    /** Whether {@code type} is one the extension fills: {@link TestSimulator}, or {@link TwsSimulator} (with a TestSimulator). */
     private static boolean injectable(Class<?> type) {
         return type == TestSimulator.class || type == TwsSimulator.class;
     }
 
     /**
-     * What a field or parameter of {@code type} gets: {@code sim}, or for a {@link TwsSimulator} its
-     * simulator, whose calls are not recorded (so nothing that re-runs the recorded calls can use it).
+     * Fails when {@code options} keep no history but a check after the test replays every call:
+     * the Spark comparison or the key-isolation check.
      */
-    private static Object value(Class<?> type, TestSimulator<?, ?, ?> sim, Simulator options, Settings settings,
-            String where) {
-        if (type == TestSimulator.class) {
-            return sim;
+    private static void requireHistoryForReplays(Simulator options, Settings settings, String where) {
+        if (options == null || options.keepHistory()) {
+            return;
         }
-        String recheck = settings.compareWithSpark() ? "@TwsTest(compareWithSpark = true)"
-                : options != null && options.checkKeyIsolation() ? KeyIsolation.OPTION : null;
-        if (recheck != null) {
-            throw new ExtensionConfigurationException(where + " is a TwsSimulator, whose calls are not recorded, but "
-                    + recheck + " re-runs the test's recorded calls; declare it as TestSimulator<K, I, O>");
+        String replay = settings.compareWithSpark() ? "@TwsTest(compareWithSpark = true)"
+                : options.checkKeyIsolation() ? KeyIsolation.OPTION : null;
+        if (replay != null) {
+            throw new ExtensionConfigurationException(where + " keeps no history (@Simulator(keepHistory = false)), "
+                    + "but " + replay + " replays every call of the test; keep the history or leave the check out");
         }
-        TwsSimulator<?, ?, ?> plain = sim.simulator();
-        INJECTED_PLAIN.add(plain);
-        return plain;
     }
 
     @Override
@@ -223,40 +234,38 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
         Session session = session(context, shared);
         String simName = parameter.isNamePresent() ? parameter.getName() : source.member().getName();
         Simulator options = parameterContext.findAnnotation(Simulator.class).orElse(null);
-        Object sim = session.forQuerySource(source.display(), () -> {
+        requireHistoryForReplays(options, settings(context), target);
+        return session.forQuerySource(source.display(), () -> {
             TestSimulator<?, ?, ?> made = create(simName, source, instances(context), target, options, faults(context));
             session.add(made.recorder());
             return made;
         });
-        return sim instanceof TestSimulator<?, ?, ?> t ? value(parameter.getType(), t, options, settings(context), target)
-                : sim;
     }
 
     private void inject(ExtensionContext context, Field field, Object instance, Session session, String target) {
         String where = target + " of " + field.getDeclaringClass().getSimpleName();
         if (!injectable(field.getType())) {
             throw new ExtensionConfigurationException("@Simulator " + where + " is a " + field.getType().getSimpleName()
-                    + "; declare it as TestSimulator<K, I, O> (its simulator() is the TwsSimulator) or TwsSimulator<K, I, O>");
+                    + "; declare it as TestSimulator<K, I, O> (or TwsSimulator<K, I, O>, which gets one too)");
         }
         if (Modifier.isFinal(field.getModifiers())) {
             throw new ExtensionConfigurationException("@Simulator " + where + " is final; remove final so the "
                     + "extension can set it");
         }
         Object current = ReflectionSupport.tryToReadFieldValue(field, instance).toOptional().orElse(null);
-        if (current != null && !(current instanceof TestSimulator<?, ?, ?> t && t.managed)
-                && !(current instanceof TwsSimulator<?, ?, ?> s && INJECTED_PLAIN.contains(s))) {
+        if (current != null && !(current instanceof TestSimulator<?, ?, ?> t && t.managed)) {
             throw new ExtensionConfigurationException("@Simulator " + where + " already has a value; remove the "
                     + "initializer: the extension creates the simulator from the query source");
         }
         String name = field.getAnnotation(Simulator.class).query();
         QuerySources.Source source = QuerySources.find(name, lookupClasses(context), where);
         Simulator options = field.getAnnotation(Simulator.class);
+        requireHistoryForReplays(options, settings(context), "@Simulator " + where);
         TestSimulator<?, ?, ?> sim = create(field.getName(), source, instances(context), where, options, faults(context));
         session.add(sim.recorder());
-        Object value = value(field.getType(), sim, options, settings(context), "@Simulator " + where);
         try {
             field.setAccessible(true);
-            field.set(instance, value);
+            field.set(instance, sim);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new ExtensionConfigurationException("cannot set @Simulator " + where + ": " + e.getMessage(), e);
         }
@@ -317,6 +326,18 @@ public final class TwsExtension implements BeforeAllCallback, BeforeEachCallback
             Session s = c.getStore(NAMESPACE).get(SESSION + c.getUniqueId(), Session.class);
             if (s != null) {
                 s.recorders().stream().filter(r -> !out.contains(r)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** The sessions of the contexts around {@code context} (its class's, enclosing classes'), innermost first. */
+    private static List<Session> outerSessions(ExtensionContext context) {
+        List<Session> out = new ArrayList<>();
+        for (ExtensionContext c = context.getParent().orElse(null); c != null; c = c.getParent().orElse(null)) {
+            Session s = c.getStore(NAMESPACE).get(SESSION + c.getUniqueId(), Session.class);
+            if (s != null) {
+                out.add(s);
             }
         }
         return out;

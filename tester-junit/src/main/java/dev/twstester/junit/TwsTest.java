@@ -43,10 +43,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <h2>When a test fails</h2>
  * The failure gets one suppressed {@link SimulatorTrace} per simulator that ran anything: every
  * call, each micro-batch with its input count, late rows, watermarks, batch timestamp, outputs
- * and fired timers, and the state changes per key. The same is written as replayable files to
+ * and fired timers (each operator's part, for a query of several), and the state changes per key.
+ * The same is written as replayable files to
  * {@code target/twstester-traces/<test class>/<test method>/<simulator>/}: {@code 001.jsonl},
  * {@code 002.jsonl}, ... (one input micro-batch per file, one JSON row per line),
- * {@code scenario.txt} (the replay plan) and {@code _timeline.jsonl} (the timeline as JSON lines).
+ * {@code scenario.txt} (the replay plan), {@code _timeline.jsonl} (the timeline as JSON lines) and
+ * {@code _timeline.html} (the timeline page: state and timers after each batch).
  * Configuration parameters (in {@code junit-platform.properties} or as {@code -D} system
  * properties): {@value #TRACE_MODE_PROPERTY} = {@code on_failure} (default), {@code always} or
  * {@code never}; {@value #TRACE_DIR_PROPERTY} = the folder (default
@@ -56,8 +58,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * With {@code strict = true}, a test that passed fails if a simulator left output rows unread or
  * timers due but not fired. A row is read once it was consumed through {@link TestSimulator#output()}
  * or asserted through {@code TwsAssertions} ({@code assertThat(sim).outputs()},
- * {@code assertThat(run).outputs()}, {@code assertThat(batch).outputs()}). A timer is due when its
- * time is at or before the watermark (EventTime) or the processing time (ProcessingTime). A failing
+ * {@code assertThat(run).outputs()}, {@code assertThat(batch).outputs()}) on the test's thread, in
+ * the test or its lifecycle methods. A timer is due when its time is at or before the watermark
+ * (EventTime) or the processing time (ProcessingTime), in any operator of the query. A failing
  * test is never checked, so strictness does not hide the real failure.
  *
  * <h2>Comparing with live Spark</h2>
@@ -66,8 +69,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code run}, {@code advanceProcessingTime}, {@code setProcessingTime}) on a real Spark streaming
  * query ({@code dev.twstester.spark.LiveRunner}) and fails on any difference in batches,
  * watermarks, batch timestamps, late rows, outputs or fired timers. Calls Spark has no equivalent
- * for ({@code advanceWatermarkTo}, {@code runBackToBack}, state writes) fail the comparison with an
- * {@code ExtensionConfigurationException}. Each comparison starts a streaming query (about 1-3 s
+ * for ({@code advanceWatermarkTo}, {@code runBackToBack} with a zero interval, state writes,
+ * {@code restore}, {@code restartWith}) fail the comparison with an
+ * {@code ExtensionConfigurationException}. A query of several operators is replayed whole. Each comparison starts a streaming query (about 1-3 s
  * after the shared SparkSession started); tag such tests, e.g. {@code @Tag("live")}.
  *
  * <p>Put {@code @TwsTest} on a method to give it its own settings; the method's annotation then

@@ -122,14 +122,14 @@ final class KeyIsolationExamples {
     @TwsTest
     static class PlainWithKeyIsolation {
         static TwsQuery<String, Reading, String> query() {
-            return TallyProcessor.query();
+            return LeakyTally.query();
         }
 
         @Simulator(checkKeyIsolation = true) TwsSimulator<String, Reading, String> sim;
 
         @Test
-        void never_runs() {
-            sim.runBatch(reading("a", 10, 0));
+        void two_keys_in_one_batch() {
+            assertThat(sim.runBatch(reading("a", 10, 0), reading("b", 11, 0)).outputs()).containsExactly("a=1", "b=2");
         }
     }
 
@@ -141,8 +141,9 @@ final class KeyIsolationExamples {
         }
 
         @Test
-        void never_runs(@Simulator TwsSimulator<String, Reading, String> sim) {
+        void forces_the_watermark(@Simulator TwsSimulator<String, Reading, String> sim) {
             sim.runBatch(reading("a", 10, 0));
+            sim.advanceWatermarkTo(Instant.ofEpochSecond(20));
         }
     }
 }

@@ -9,7 +9,7 @@ import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 
-/** Runs {@link ExampleOnly} classes through JUnit's EngineTestKit. */
+/** Runs {@link ExampleOnly} classes through JUnit's EngineTestKit, and reads what they did. */
 final class Kit {
     private Kit() {}
 
@@ -33,6 +33,36 @@ final class Kit {
         }
         return failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow()
                 .getThrowable().orElseThrow();
+    }
+
+    /** The error of the failed test whose display name is {@code test}, e.g. {@code fails()}. */
+    static Throwable failure(EngineExecutionResults results, String test) {
+        List<Event> failed = results.testEvents().failed().list().stream()
+                .filter(e -> e.getTestDescriptor().getDisplayName().equals(test)).toList();
+        if (failed.size() != 1) {
+            throw new AssertionError("expected test " + test + " to fail once, got " + failed);
+        }
+        return failed.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow()
+                .getThrowable().orElseThrow();
+    }
+
+    /** Checks that {@code tests} tests ran and passed; the first failure's error is the cause otherwise. */
+    static void assertPassed(EngineExecutionResults results, int tests) {
+        results.testEvents().failed().stream().findFirst().ifPresent(e -> {
+            throw new AssertionError("an example failed", e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                    .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).orElse(null));
+        });
+        results.testEvents().assertStatistics(s -> s.started(tests).succeeded(tests));
+    }
+
+    /** Group 1 of every match of {@code regex} in {@code text}, in order. */
+    static List<String> matches(String text, String regex) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(regex).matcher(text);
+        List<String> out = new java.util.ArrayList<>();
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
     }
 
     /** The error of the failed container (a class whose @BeforeAll failed). */

@@ -13,6 +13,8 @@ import java.util.NoSuchElementException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.twstester.sim.TwsSimulator;
+
 /** {@link TestSimulator} on its own, without the extension. */
 class TestSimulatorTest {
     final TestSimulator<String, Reading, String> sim = TestSimulator.of("sim", TallyProcessor.query());
@@ -33,13 +35,14 @@ class TestSimulatorTest {
     }
 
     @Test
-    void batches_run_on_the_underlying_simulator_show_up_as_unrecorded() {
+    void calls_made_through_a_TwsSimulator_reference_are_recorded_too() {
+        TwsSimulator<String, Reading, String> plain = sim;
         sim.runBatch(reading("a", 10, 0));
-        sim.simulator().runBatch(reading("a", 11, 0));
+        plain.runBatch(reading("a", 11, 0));
         sim.advanceProcessingTime(Duration.ofSeconds(5));
 
         assertThat(sim.timeline()).contains("""
-                #2 (calls on simulator() directly, not recorded)
+                #2 runBatch(1 row)
                   batch 2 (data), processing time 1970-01-01T00:00:00Z""", """
                 #3 advanceProcessingTime(PT5S) to 1970-01-01T00:00:05Z
                   no batch ran
@@ -67,9 +70,8 @@ class TestSimulatorTest {
     void the_state_view_names_each_variable_s_kind() {
         sim.runBatch(reading("a", 10, 1));
 
-        assertThat(sim.state().variableNames()).allSatisfy(name ->
-                assertThat(sim.state().kindOf(name)).isEqualTo(sim.simulator().state().kindOf(name)));
-        assertThat(sim.state().kindOf("kinds")).isEqualTo("list");
+        assertThat(sim.state().variableNames()).containsExactly("count", "kinds", "perKind");
+        assertThat(sim.state().variableNames()).extracting(sim.state()::kindOf).containsExactly("value", "list", "map");
     }
 
     @Test
@@ -89,13 +91,42 @@ class TestSimulatorTest {
     }
 
     @Test
+    void after_restart_with_the_new_versions_calls_and_outputs_join_the_record() {
+        sim.runBatch(reading("a", 10, 0));
+        TwsSimulator<String, Reading, String> v2 = sim.restartWith(TallyProcessor.query());
+        v2.runBatch(reading("a", 11, 0));
+        v2.state().setValue("count", "a", 7L);
+
+        assertThat(sim.output().readAll()).containsExactly("a=1", "a=2");
+        assertThat(sim.timeline()).contains("""
+                #2 restartWith(next)
+                  new version: TallyProcessor, EventTime mode, Update output, watermark on ts delayed PT5S; the calls \
+                after this one run it
+                  no batch ran
+                  state: unchanged
+                #3 runBatch(1 row)
+                  batch 2 (data), processing time 1970-01-01T00:00:00Z""", """
+                #4 state().setValue("count", a, 7)
+                  no batch ran
+                  state changes:
+                    key a, value state count: 2 -> 7
+                now: watermark 1970-01-01T00:00:06Z, processing time 1970-01-01T00:00:00Z, next batch 4""");
+        sim.close();
+        assertThatThrownBy(() -> v2.runBatch(reading("a", 12, 0))).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("simulator 'sim' was closed by close()");
+    }
+
+    @Test
     void a_closed_simulator_refuses_every_call() {
         sim.close();
 
         assertThatThrownBy(() -> sim.runBatch(reading("a", 1, 0))).isInstanceOf(IllegalStateException.class)
                 .hasMessage("simulator 'sim' was closed by close(); a simulator belongs to one test (a static "
                         + "@Simulator field shares one across a class)");
-        assertThatThrownBy(sim::state).isInstanceOf(IllegalStateException.class);
+        // a state write is a call too; reading state and clocks still works
+        assertThatThrownBy(() -> sim.state().setValue("count", "a", 1L)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(sim::output).isInstanceOf(IllegalStateException.class);
+        assertThat(sim.state().keys()).isEmpty();
     }
 
     @Test

@@ -32,7 +32,7 @@ class TwsExtensionMisuseTest {
         assertThat(testFailure(TwsExtensionExamples.WrongFieldType.class))
                 .isInstanceOf(ExtensionConfigurationException.class)
                 .hasMessage("@Simulator field 'sim' of WrongFieldType is a RunResult; declare it as "
-                        + "TestSimulator<K, I, O> (its simulator() is the TwsSimulator) or TwsSimulator<K, I, O>");
+                        + "TestSimulator<K, I, O> (or TwsSimulator<K, I, O>, which gets one too)");
     }
 
     @Test

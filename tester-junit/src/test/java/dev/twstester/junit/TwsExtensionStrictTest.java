@@ -3,14 +3,11 @@ package dev.twstester.junit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
-import org.junit.platform.testkit.engine.Event;
 
 /** Strict mode, run on {@link TwsExtensionExamples.Strict} through EngineTestKit. */
 class TwsExtensionStrictTest {
@@ -63,9 +60,6 @@ class TwsExtensionStrictTest {
     }
 
     private Throwable failure(String test) {
-        List<Event> failed = results.testEvents().failed().list().stream()
-                .filter(e -> e.getTestDescriptor().getDisplayName().equals(test)).toList();
-        assertThat(failed).as("failed test " + test).hasSize(1);
-        return failed.get(0).getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        return Kit.failure(results, test);
     }
 }

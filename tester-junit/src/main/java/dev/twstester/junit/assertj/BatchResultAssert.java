@@ -8,7 +8,7 @@ import org.assertj.core.api.ListAssert;
 
 import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
-import dev.twstester.junit.internal.Recorder;
+import dev.twstester.junit.internal.Session;
 
 /**
  * Assertions on one micro-batch: its id and kind, watermarks, timestamp and input count, and
@@ -152,7 +152,7 @@ public class BatchResultAssert<K, I, O> extends AbstractAssert<BatchResultAssert
      */
     public ListAssert<O> outputs() {
         isNotNull();
-        Recorder.markRead(List.of(actual));
+        Session.markRead(List.of(actual));
         return navigation.list(actual.outputs(), "outputs of batch " + actual.batchId());
     }
 

@@ -9,7 +9,7 @@ import org.assertj.core.api.ListAssert;
 import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
-import dev.twstester.junit.internal.Recorder;
+import dev.twstester.junit.internal.Session;
 
 /**
  * Assertions on the batches one simulator call (or a whole run) executed.
@@ -73,7 +73,7 @@ public class RunResultAssert<K, I, O> extends AbstractAssert<RunResultAssert<K, 
      */
     public ListAssert<O> outputs() {
         isNotNull();
-        Recorder.markRead(actual.batches());
+        Session.markRead(actual.batches());
         return navigation.list(actual.outputs(), "outputs of " + Navigation.batches(actual.batches()));
     }
 

@@ -12,7 +12,8 @@ import org.assertj.core.api.MapAssert;
 import org.assertj.core.api.OptionalAssert;
 
 import dev.twstester.BatchResult;
-import dev.twstester.junit.internal.Recorder;
+import dev.twstester.junit.TestSimulator;
+import dev.twstester.junit.internal.Session;
 import dev.twstester.sim.StateView;
 import dev.twstester.sim.TwsSimulator;
 
@@ -183,7 +184,7 @@ public class SimulatorAssert<K, I, O> extends AbstractAssert<SimulatorAssert<K, 
     public ListAssert<O> outputs() {
         isNotNull();
         List<BatchResult<K, I, O>> batches = actual.history().batches();
-        Recorder.markRead(batches);
+        Session.markRead(batches);
         return navigation.list(actual.history().outputs(), "outputs of " + Navigation.batches(batches) + " of " + name());
     }
 
@@ -236,7 +237,7 @@ public class SimulatorAssert<K, I, O> extends AbstractAssert<SimulatorAssert<K, 
         StateView<K> view = actual.state();
         Map<String, Object> left = new LinkedHashMap<>();
         for (String variable : view.variableNames()) {
-            readAny(view, variable, key).ifPresent(v -> left.put(v.getKey(), v.getValue()));
+            read(view, variable, key).ifPresent(v -> left.put(view.kindOf(variable) + " state '" + variable + "'", v));
         }
         if (!view.timers(key).isEmpty()) {
             left.put("timers", view.timers(key));
@@ -244,25 +245,18 @@ public class SimulatorAssert<K, I, O> extends AbstractAssert<SimulatorAssert<K, 
         return left;
     }
 
-    /** The variable's content for the key under its kind's name, trying each accessor (the view names the kind only so). */
-    private static <K> Optional<Map.Entry<String, Object>> readAny(StateView<K> view, String variable, K key) {
-        try {
-            return view.value(variable, key).map(v -> Map.entry("value state '" + variable + "'", v));
-        } catch (IllegalArgumentException notValue) {
-            try {
-                List<Object> list = view.list(variable, key);
-                return list.isEmpty() ? Optional.empty() : Optional.of(Map.entry("list state '" + variable + "'", list));
-            } catch (IllegalArgumentException notList) {
-                Map<Object, Object> map = view.map(variable, key);
-                return map.isEmpty() ? Optional.empty() : Optional.of(Map.entry("map state '" + variable + "'", map));
-            }
-        }
+    /** What variable {@code variable} holds for the key, read by its kind; empty when nothing. */
+    private static <K> Optional<Object> read(StateView<K> view, String variable, K key) {
+        return switch (view.kindOf(variable)) {
+            case "value" -> view.value(variable, key);
+            case "list" -> Optional.<Object>of(view.list(variable, key)).filter(l -> !((List<?>) l).isEmpty());
+            default -> Optional.<Object>of(view.map(variable, key)).filter(m -> !((Map<?, ?>) m).isEmpty());
+        };
     }
 
-    /** {@code simulator 'sim'} when recorded, else {@code the simulator}. */
+    /** {@code simulator 'sim'} for a {@link TestSimulator}, else {@code the simulator}. */
     private String name() {
-        Recorder<?, ?, ?> recorder = Recorder.of(actual);
-        return recorder == null ? "the simulator" : "simulator '" + recorder.name() + "'";
+        return actual instanceof TestSimulator<?, ?, ?> t ? "simulator '" + t.name() + "'" : "the simulator";
     }
 
     /** {@code after batch 3} or {@code before the first batch}. */

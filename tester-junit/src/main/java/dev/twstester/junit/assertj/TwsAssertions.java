@@ -4,7 +4,6 @@ import org.assertj.core.api.Assertions;
 
 import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
-import dev.twstester.junit.TestSimulator;
 import dev.twstester.sim.TwsSimulator;
 
 /**
@@ -26,12 +25,7 @@ import dev.twstester.sim.TwsSimulator;
 public class TwsAssertions extends Assertions {
     protected TwsAssertions() {}
 
-    /** Assertions on a recorded simulator's state, clocks, outputs and batches. */
-    public static <K, I, O> SimulatorAssert<K, I, O> assertThat(TestSimulator<K, I, O> actual) {
-        return new SimulatorAssert<>(actual == null ? null : actual.simulator());
-    }
-
-    /** Assertions on a simulator's state, clocks, outputs and batches. */
+    /** Assertions on a simulator's state, clocks, outputs and batches ({@code TestSimulator}s included). */
     public static <K, I, O> SimulatorAssert<K, I, O> assertThat(TwsSimulator<K, I, O> actual) {
         return new SimulatorAssert<>(actual);
     }

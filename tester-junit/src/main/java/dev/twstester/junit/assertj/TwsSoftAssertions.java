@@ -4,7 +4,6 @@ import org.assertj.core.api.SoftAssertions;
 
 import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
-import dev.twstester.junit.TestSimulator;
 import dev.twstester.sim.TwsSimulator;
 
 /**
@@ -26,12 +25,7 @@ import dev.twstester.sim.TwsSimulator;
 public class TwsSoftAssertions extends SoftAssertions {
     private final Navigation navigation = new Navigation(this);
 
-    /** Soft assertions on a recorded simulator. */
-    public <K, I, O> SimulatorAssert<K, I, O> assertThat(TestSimulator<K, I, O> actual) {
-        return assertThat(actual == null ? null : actual.simulator());
-    }
-
-    /** Soft assertions on a simulator. */
+    /** Soft assertions on a simulator ({@code TestSimulator}s included). */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public <K, I, O> SimulatorAssert<K, I, O> assertThat(TwsSimulator<K, I, O> actual) {
         SimulatorAssert<K, I, O> a = proxy(SimulatorAssert.class, TwsSimulator.class, actual);

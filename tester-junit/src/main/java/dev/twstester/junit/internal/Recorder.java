@@ -1,98 +1,74 @@
 package dev.twstester.junit.internal;
 
-import java.lang.ref.WeakReference;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.WeakHashMap;
-import java.util.function.Supplier;
 
 import org.apache.spark.sql.streaming.TimeMode;
 
 import dev.twstester.BatchResult;
-import dev.twstester.Scenario;
+import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
 import dev.twstester.io.EncoderRows;
-import dev.twstester.sim.Fault;
+import dev.twstester.sim.SimulatorCall;
+import dev.twstester.sim.SimulatorListener;
+import dev.twstester.sim.StateDump;
 import dev.twstester.sim.StateView;
 import dev.twstester.sim.TwsSimulator;
 
 /**
  * Internal, not API: may change in any release.
  *
- * <p>A simulator and the log of every call made through its {@code TestSimulator}: the batches
- * each call ran and the state changes it caused (from snapshots of the state view taken after
- * every call, since the simulator has no per-batch hook), which outputs were read, and whether it
- * was closed.
+ * <p>Records what a {@code TestSimulator} does, as a {@link SimulatorListener} of it: every call
+ * made on it (with the scenario steps that replay it, or why none can), the batches each call
+ * committed with every operator's state changes after each batch ({@code state(i).dump()} read
+ * then), the output rows the test has not read yet, and whether it was closed. After a
+ * {@code restartWith} the listener is the new version's too, and the record goes on with the calls
+ * on it, its state read through the simulator the deploy handed over.
+ *
+ * <p>With {@code keepHistory = false} the record is bounded: the last {@value #KEPT_CALLS} calls,
+ * and of one call its last {@value #KEPT_BATCHES_PER_CALL} batches; the state changes of what is
+ * left out are folded, so the timeline page still draws the right state.
  */
-public final class Recorder<K, I, O> {
-    /** Live recorders by simulator, so assertions on a plain TwsSimulator or its results find theirs. */
-    private static final Map<TwsSimulator<?, ?, ?>, WeakReference<Recorder<?, ?, ?>>> LIVE =
-            Collections.synchronizedMap(new WeakHashMap<>());
+public final class Recorder<K, I, O> implements SimulatorListener<K, I, O> {
+    /** The calls kept without history. */
+    static final int KEPT_CALLS = Timelines.MAX_CALLS;
+    /** The batches of one call kept without history. */
+    static final int KEPT_BATCHES_PER_CALL = 100;
 
     private final String name;
     private final TwsQuery<K, I, O> query;
-    private final TwsSimulator<K, I, O> simulator;
-    private final EncoderRows<K> keyCodec;
-    private final Map<String, String> kinds = new HashMap<>();
-    private final List<Call<K, I, O>> calls = new ArrayList<>();
-    private final Set<BatchResult<?, ?, ?>> own = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final Set<Long> asserted = new TreeSet<>();
-    private StateSnapshot last = StateSnapshot.EMPTY;
-    private int recordedBatches;
-    private int readRows;
+    private final boolean keepHistory;
+    private final List<EncoderRows<?>> keyCodecs = new ArrayList<>();
+    private final ArrayDeque<Call<K, I, O>> calls = new ArrayDeque<>();
+    private final Outputs<O> outputs = new Outputs<>();
+    /** The first operator's state before the first call kept (see {@link #pageStateBeforeCalls()}). */
+    private final PageState<K> pageBase;
+    private TwsSimulator<K, I, O> simulator;
+    private List<StateDump<?>> last;
+    private Pending pending;
+    private int callCount;
+    private long batchCount;
     private String closedBecause;
     private volatile boolean checkKeyIsolation;
 
-    /**
-     * Creates the simulator (running the processor's driver-side init pass) and registers it.
-     * {@code faults} are built into this simulator only (twstester's own tests; see {@link Fault}).
-     */
-    public Recorder(String name, TwsQuery<K, I, O> query, Fault... faults) {
-        this(name, query, b -> b, faults);
-    }
-
-    /**
-     * As {@link #Recorder(String, TwsQuery, Fault...)}, with {@code options} applied to the
-     * simulator's builder (fidelity, retry check, real-time mode).
-     */
-    public Recorder(String name, TwsQuery<K, I, O> query,
-            java.util.function.UnaryOperator<TwsSimulator.Builder<K, I, O>> options, Fault... faults) {
+    /** A recorder for a simulator of {@code query}; {@code keepHistory} false bounds what it keeps. */
+    public Recorder(String name, TwsQuery<K, I, O> query, boolean keepHistory) {
         this.name = Objects.requireNonNull(name, "name must not be null");
         this.query = Objects.requireNonNull(query, "query must not be null");
-        TwsSimulator.Builder<K, I, O> builder = options.apply(TwsSimulator.builder(query));
-        this.simulator = (faults.length == 0 ? builder : Fault.inject(builder, faults)).build();
-        this.keyCodec = EncoderRows.of(query.keyEncoder());
-        LIVE.put(simulator, new WeakReference<>(this));
+        this.keepHistory = keepHistory;
+        query.operators().forEach(op -> keyCodecs.add(EncoderRows.of(op.keyEncoder())));
+        this.pageBase = new PageState<>(EncoderRows.of(query.keyEncoder()));
     }
 
-    /** The recorder of {@code simulator}, or null when it is not (or no longer) recorded. */
-    public static Recorder<?, ?, ?> of(TwsSimulator<?, ?, ?> simulator) {
-        WeakReference<Recorder<?, ?, ?>> ref = LIVE.get(simulator);
-        return ref == null ? null : ref.get();
-    }
-
-    /** Marks the outputs of {@code batches} read in whichever live recorder ran them. */
-    public static void markRead(Collection<? extends BatchResult<?, ?, ?>> batches) {
-        List<WeakReference<Recorder<?, ?, ?>>> refs;
-        synchronized (LIVE) {
-            refs = new ArrayList<>(LIVE.values());
-        }
-        for (WeakReference<Recorder<?, ?, ?>> ref : refs) {
-            Recorder<?, ?, ?> r = ref.get();
-            if (r != null) {
-                r.markOwnRead(batches);
-            }
-        }
+    /** Starts recording {@code recorded}, the simulator this recorder listens to: its state now is the start. */
+    public synchronized void attach(TwsSimulator<K, I, O> recorded) {
+        this.simulator = Objects.requireNonNull(recorded, "recorded must not be null");
+        this.last = dumps();
     }
 
     public String name() {
@@ -103,142 +79,180 @@ public final class Recorder<K, I, O> {
         return query;
     }
 
-    /** The simulator itself; calls made on it directly show up as unrecorded in the timeline. */
-    public TwsSimulator<K, I, O> simulator() {
-        requireOpen();
+    /** Whether the simulator keeps its history (else this record is bounded). */
+    public boolean keepsHistory() {
+        return keepHistory;
+    }
+
+    /** The simulator whose state is current: the recorded one, or the new version a restartWith deployed. */
+    public synchronized TwsSimulator<K, I, O> simulator() {
         return simulator;
     }
 
-    /**
-     * Runs {@code action} as one recorded call.
-     *
-     * @param description   the call as the timeline shows it
-     * @param steps         its live Spark replay steps
-     * @param notReplayable why it has none, or null
-     */
-    public synchronized <R> R call(String description, List<Scenario.Step<I>> steps, String notReplayable,
-            Supplier<R> action) {
+    // ---- the listener
+
+    @Override
+    public synchronized void callStarted(SimulatorCall<I> call) {
         requireOpen();
-        absorbUnrecorded();
-        try {
-            R result = action.get();
-            record(description, steps, notReplayable, null, false);
-            return result;
-        } catch (RuntimeException e) {
-            record(description, steps, notReplayable, e, false);
-            throw e;
+        pending = new Pending(call, last);
+    }
+
+    @Override
+    public synchronized void restartedWith(TwsSimulator<K, I, O> next) {
+        simulator = next;
+        pending.newVersion = Timelines.describe(next.query());
+    }
+
+    @Override
+    public synchronized void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> from) {
+        simulator = from;
+        List<StateDump<?>> now = dumps();
+        pending.add(new Call.Committed<>(batch, changes(last, now)));
+        last = now;
+        outputs.add(batch);
+        batchCount++;
+    }
+
+    @Override
+    public synchronized void callEnded(SimulatorCall<I> call, RunResult<K, I, O> ran, RuntimeException failure) {
+        List<StateDump<?>> now = dumps();
+        Pending p = pending;
+        pending = null;
+        calls.addLast(new Call<>(++callCount, call.description(), call.steps(), call.notReplayable(), p.committed,
+                p.leftOut, changes(p.atStart, now), changes(last, now), p.newVersion, failure));
+        last = now;
+        while (!keepHistory && calls.size() > KEPT_CALLS) {
+            pageBase.apply(pageChanges(calls.pollFirst()));
         }
     }
 
-    /** Every call so far, batches run on the simulator directly included. */
+    /** The call running now. */
+    private final class Pending {
+        final List<StateDump<?>> atStart;
+        final List<Call.Committed<K, I, O>> committed = new ArrayList<>();
+        Call.LeftOut leftOut = Call.LeftOut.NONE;
+        String newVersion;
+
+        Pending(SimulatorCall<I> call, List<StateDump<?>> atStart) {
+            this.atStart = atStart;
+        }
+
+        void add(Call.Committed<K, I, O> batch) {
+            committed.add(batch);
+            if (!keepHistory && committed.size() > KEPT_BATCHES_PER_CALL) {
+                leftOut = leftOut.and(committed.remove(0).changes(), keyCodecs);
+            }
+        }
+    }
+
+    private List<StateDump<?>> dumps() {
+        List<StateDump<?>> out = new ArrayList<>(keyCodecs.size());
+        for (int i = 0; i < keyCodecs.size(); i++) {
+            out.add(simulator.state(i).dump());
+        }
+        return out;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private List<StateChange> changes(List<StateDump<?>> before, List<StateDump<?>> after) {
+        List<StateChange> out = new ArrayList<>();
+        for (int i = 0; i < keyCodecs.size(); i++) {
+            out.addAll(StateChanges.between(i, (StateDump) before.get(i), (StateDump) after.get(i),
+                    (EncoderRows) keyCodecs.get(i)));
+        }
+        return out;
+    }
+
+    // ---- what was recorded
+
+    /** The calls kept, oldest first. */
     public synchronized List<Call<K, I, O>> calls() {
-        absorbUnrecorded();
         return List.copyOf(calls);
     }
 
-    /** Whether any call was made or any batch ran. */
-    public boolean hasActivity() {
-        return !calls().isEmpty();
+    /** How many calls were made, those no longer kept included. */
+    public synchronized int callCount() {
+        return callCount;
     }
 
-    private void absorbUnrecorded() {
-        if (simulator.history().batches().size() > recordedBatches) {
-            record("(calls on simulator() directly, not recorded)", List.of(),
-                    "calls made on simulator() directly were not recorded", null, true);
-        }
+    /** How many batches were committed, those no longer kept included. */
+    public synchronized long batchCount() {
+        return batchCount;
     }
 
-    private void record(String description, List<Scenario.Step<I>> steps, String notReplayable,
-            RuntimeException error, boolean unrecorded) {
-        List<BatchResult<K, I, O>> history = simulator.history().batches();
-        List<BatchResult<K, I, O>> ran = history.subList(recordedBatches, history.size());
-        own.addAll(ran);
-        recordedBatches = history.size();
-        StateSnapshot now = snapshot();
-        calls.add(new Call<>(calls.size() + 1, description, steps, notReplayable, ran, last.changesTo(now, keyCodec),
-                error, unrecorded));
-        last = now;
+    /** How many of the first calls are no longer kept ({@code keepHistory = false}). */
+    public synchronized int callsLeftOut() {
+        return callCount - calls.size();
     }
 
-    private StateSnapshot snapshot() {
-        StateView<K> view = simulator.state();
-        for (String variable : view.variableNames()) {
-            kinds.computeIfAbsent(variable, v -> kindOf(view, v));
-        }
-        return StateSnapshot.take(view, keyCodec, kinds);
+    /** Whether any call was made. */
+    public synchronized boolean hasActivity() {
+        return callCount > 0;
     }
 
-    /** The view names the kind only through the accessor that accepts it. */
-    private String kindOf(StateView<K> view, String variable) {
-        List<K> keys = view.keys();
-        if (keys.isEmpty()) {
-            return null;
-        }
-        for (String kind : List.of("value", "list", "map")) {
-            try {
-                switch (kind) {
-                    case "value" -> view.value(variable, keys.get(0));
-                    case "list" -> view.list(variable, keys.get(0));
-                    default -> view.map(variable, keys.get(0));
-                }
-                return kind;
-            } catch (IllegalArgumentException wrongKind) {
-                // try the next kind
-            }
-        }
-        throw new IllegalStateException("state variable '" + variable + "' is neither value, list nor map state");
+    /** The first operator's state before the first call kept, as the timeline page draws it. */
+    synchronized PageState<K> pageStateBeforeCalls() {
+        return pageBase.copy();
+    }
+
+    /** Every change {@code call} made to the first operator's state, in order, for the page. */
+    static List<StateChange> pageChanges(Call<?, ?, ?> call) {
+        List<StateChange> out = new ArrayList<>(call.leftOut().changes());
+        call.committed().forEach(c -> out.addAll(c.changes()));
+        out.addAll(call.trailing());
+        return out;
     }
 
     // ---- outputs: read through TestOutput or asserted through TwsAssertions
 
     /** Output rows not yet consumed through the output handle, in order. */
     public synchronized List<O> unconsumed() {
-        List<O> all = simulator.history().outputs();
-        return all.subList(Math.min(readRows, all.size()), all.size());
+        return outputs.unconsumed();
     }
 
     /** Consumes {@code n} rows of the output handle. */
     public synchronized void consume(int n) {
-        readRows += n;
+        outputs.consume(n);
     }
 
-    private synchronized void markOwnRead(Collection<? extends BatchResult<?, ?, ?>> batches) {
-        absorbUnrecorded();
-        for (BatchResult<?, ?, ?> b : batches) {
-            if (own.contains(b)) {
-                asserted.add(b.batchId());
-            }
-        }
+    /** How many output rows every batch so far emitted. */
+    public synchronized long emitted() {
+        return outputs.emitted();
+    }
+
+    /** Marks the outputs of those of {@code batches} this simulator ran read. */
+    public synchronized void markRead(Collection<? extends BatchResult<?, ?, ?>> batches) {
+        outputs.markAsserted(batches);
     }
 
     /** Output rows neither consumed nor asserted, by batch id. */
     public synchronized Map<Long, List<O>> unreadOutputs() {
-        Map<Long, List<O>> unread = new LinkedHashMap<>();
-        int position = 0;
-        for (BatchResult<K, I, O> b : simulator.history().batches()) {
-            for (O row : b.outputs()) {
-                if (position >= readRows && !asserted.contains(b.batchId())) {
-                    unread.computeIfAbsent(b.batchId(), id -> new ArrayList<>()).add(row);
-                }
-                position++;
-            }
-        }
-        return unread;
+        return outputs.unread();
     }
 
-    /** Timers at or before the current watermark (EventTime) or processing time (ProcessingTime), by key. */
-    public synchronized Map<K, List<Instant>> dueTimers() {
-        Map<K, List<Instant>> due = new LinkedHashMap<>();
-        TimeMode mode = query.timeMode();
-        if (mode.equals(TimeMode.None())) {
-            return due;
-        }
-        Instant now = mode.equals(TimeMode.EventTime()) ? simulator.watermark() : simulator.processingTime();
-        StateView<K> view = simulator.state();
-        for (K key : view.keys()) {
-            List<Instant> timers = view.timers(key).stream().filter(t -> !t.isAfter(now)).toList();
-            if (!timers.isEmpty()) {
-                due.put(key, timers);
+    /**
+     * One key's timers of one operator at or before that operator's clock: the watermark
+     * (EventTime) or the processing time (ProcessingTime).
+     */
+    public record Due(int operator, Object key, List<Instant> timers, boolean eventTime) {}
+
+    /** The timers due now, operator by operator, key by key. */
+    public synchronized List<Due> dueTimers() {
+        List<Due> due = new ArrayList<>();
+        List<TwsQuery<?, ?, ?>> operators = query.operators();
+        for (int i = 0; i < operators.size(); i++) {
+            TimeMode mode = operators.get(i).timeMode();
+            if (mode.equals(TimeMode.None())) {
+                continue;
+            }
+            boolean eventTime = mode.equals(TimeMode.EventTime());
+            Instant now = eventTime ? simulator.watermark() : simulator.processingTime();
+            StateView<Object> view = simulator.state(i);
+            for (Object key : view.keys()) {
+                List<Instant> timers = view.timers(key).stream().filter(t -> !t.isAfter(now)).toList();
+                if (!timers.isEmpty()) {
+                    due.add(new Due(i, key, timers, eventTime));
+                }
             }
         }
         return due;
@@ -258,11 +272,10 @@ public final class Recorder<K, I, O> {
 
     // ---- lifecycle
 
-    /** Closes the recorder: later calls fail with {@code because}. */
+    /** Closes the recorder: later calls on the simulator fail with {@code because}. */
     public synchronized void close(String because) {
         if (closedBecause == null) {
             closedBecause = Objects.requireNonNull(because, "because must not be null");
-            LIVE.remove(simulator);
         }
     }
 
@@ -270,7 +283,7 @@ public final class Recorder<K, I, O> {
         return closedBecause != null;
     }
 
-    public void requireOpen() {
+    public synchronized void requireOpen() {
         if (closedBecause != null) {
             throw new IllegalStateException("simulator '" + name + "' was closed " + closedBecause
                     + "; a simulator belongs to one test (a static @Simulator field shares one across a class)");

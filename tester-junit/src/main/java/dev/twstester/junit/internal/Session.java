@@ -1,6 +1,7 @@
 package dev.twstester.junit.internal;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,12 +9,25 @@ import java.util.function.Supplier;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import dev.twstester.BatchResult;
+
 /**
  * Internal, not API: may change in any release.
  *
  * <p>The simulators of one test (or, for static fields and {@code @BeforeAll} parameters, of one
- * test class), kept in JUnit's store so that JUnit closes them. While a test runs, its session is
- * the thread's current one, and simulators made with {@code TestSimulator.of} join it.
+ * test class), kept in JUnit's store so that JUnit closes them.
+ *
+ * <p>While a test runs (from the extension's {@code beforeEach} to its {@code afterEach}, so its
+ * {@code @BeforeEach} and {@code @AfterEach} methods too), and while a {@code @BeforeAll} or
+ * {@code @AfterAll} method of the class runs, the session is its thread's <em>current</em> one:
+ * {@code TestSimulator.of} joins it, and {@link #markRead} finds through it the simulators whose
+ * outputs an assertion on a {@code RunResult} or {@code BatchResult} marks read for strict mode.
+ * A result does not know the simulator that made it, and the assertion gets nothing from the test
+ * but the result, so the running test is the one scope that links the two; it is a thread-local
+ * set when the test (or lifecycle method) starts and removed when it ends, so nothing outlives the
+ * test, and simulators of other tests, threads or classes are never reached (a registry of every
+ * simulator alive is not needed). Assertions made on other threads than the test's mark nothing;
+ * read such outputs through {@code TestSimulator.output()} instead.
  *
  * <p>Both {@code AutoCloseable} (what JUnit 6 closes; {@code CloseableResource} is deprecated there)
  * and {@code CloseableResource} (all JUnit 5 closes before 5.13): each JUnit closes it once.
@@ -26,6 +40,8 @@ public final class Session implements AutoCloseable, ExtensionContext.Store.Clos
     private final boolean shared;
     private final List<Recorder<?, ?, ?>> recorders = new ArrayList<>();
     private final Map<String, Object> byQuerySource = new LinkedHashMap<>();
+    /** The sessions of the test's class and enclosing classes, whose simulators it uses too. */
+    private List<Session> outer = List.of();
 
     /** A session for {@code owner}, e.g. {@code test flagsTheCart()}; shared when it spans a class. */
     public Session(String owner, boolean shared) {
@@ -38,6 +54,17 @@ public final class Session implements AutoCloseable, ExtensionContext.Store.Clos
         Session current = CURRENT.get();
         if (current != null) {
             current.add(recorder);
+        }
+    }
+
+    /**
+     * Marks the outputs of {@code batches} read in whichever simulator of the running test (its
+     * own, its class's shared ones) ran them; nothing when no test runs on this thread.
+     */
+    public static void markRead(Collection<? extends BatchResult<?, ?, ?>> batches) {
+        Session current = CURRENT.get();
+        if (current != null) {
+            current.reachable().forEach(r -> r.markRead(batches));
         }
     }
 
@@ -63,14 +90,46 @@ public final class Session implements AutoCloseable, ExtensionContext.Store.Clos
         return shared;
     }
 
-    /** Makes this the current thread's session. */
-    public void begin() {
+    /** This session's simulators, then those of the outer sessions. */
+    private List<Recorder<?, ?, ?>> reachable() {
+        List<Recorder<?, ?, ?>> all = new ArrayList<>(recorders());
+        outer.forEach(s -> all.addAll(s.recorders()));
+        return all;
+    }
+
+    /**
+     * Makes this the current thread's session until {@link #end()}; {@code outerSessions} are the
+     * sessions of the test's class and its enclosing classes.
+     */
+    public void begin(List<Session> outerSessions) {
+        this.outer = List.copyOf(outerSessions);
         CURRENT.set(this);
     }
 
     /** Ends the current thread's session. */
     public static void end() {
         CURRENT.remove();
+    }
+
+    /** Runs {@code body} with this as the current thread's session, then restores the one before. */
+    public void during(List<Session> outerSessions, ThrowingRunnable body) throws Throwable {
+        Session before = CURRENT.get();
+        begin(outerSessions);
+        try {
+            body.run();
+        } finally {
+            if (before == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(before);
+            }
+        }
+    }
+
+    /** What {@link #during} runs: a lifecycle method's invocation. */
+    @FunctionalInterface
+    public interface ThrowingRunnable {
+        void run() throws Throwable;
     }
 
     @Override

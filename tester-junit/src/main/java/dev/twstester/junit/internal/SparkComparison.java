@@ -57,8 +57,9 @@ public final class SparkComparison {
     }
 
     private static <K, I, O> Scenario<I> scenario(Recorder<K, I, O> recorder, List<Call<K, I, O>> calls) {
-        // with a zero interval in ProcessingTime mode, live Spark runs a batch only when the clock moves
-        boolean processingTime = recorder.query().timeMode().equals(TimeMode.ProcessingTime())
+        // with a zero interval in ProcessingTime mode (of any operator), live Spark runs a batch only when the clock moves
+        boolean processingTime = recorder.query().operators().stream()
+                .anyMatch(op -> op.timeMode().equals(TimeMode.ProcessingTime()))
                 && recorder.query().triggerIntervalMs() == 0;
         List<Scenario.Step<I>> steps = new ArrayList<>();
         long clock = 0;
@@ -72,9 +73,9 @@ public final class SparkComparison {
                         + failedAt.number() + " failed; end the test after the failing call");
             }
             for (Scenario.Step<I> step : call.steps()) {
-                Instant at = step instanceof Scenario.Input<I> in ? in.at()
-                        : step instanceof Scenario.Tick<I> tick ? tick.to() : null;
-                if (processingTime && step instanceof Scenario.Input<I> && (at == null || at.toEpochMilli() <= clock)) {
+                StepTime time = step.applyTo(new StepTime.Reader<>());
+                Instant at = time.at();
+                if (processingTime && time.input() && (at == null || at.toEpochMilli() <= clock)) {
                     throw notReplayable(recorder, call, "in ProcessingTime mode with a zero trigger interval live "
                             + "Spark runs a batch only when the clock moves, so each input needs a processing time "
                             + "later than the one before; use sim.runBatchAt(time, rows), or give the query a "
@@ -86,6 +87,36 @@ public final class SparkComparison {
             failedAt = call.error() != null ? call : failedAt;
         }
         return new Scenario<>(steps);
+    }
+
+    /** A step's processing time (an input's {@code at}, a tick's {@code to}, else null), and whether it is an input. */
+    private record StepTime(boolean input, Instant at) {
+        private static final class Reader<I> implements Scenario.StepTarget<I, StepTime> {
+            @Override
+            public StepTime batch(List<I> rows, Instant at) {
+                return new StepTime(true, at);
+            }
+
+            @Override
+            public StepTime addData(List<I> rows) {
+                return new StepTime(false, null);
+            }
+
+            @Override
+            public StepTime tick(Instant to) {
+                return new StepTime(false, to);
+            }
+
+            @Override
+            public StepTime stop() {
+                return new StepTime(false, null);
+            }
+
+            @Override
+            public StepTime start() {
+                return new StepTime(false, null);
+            }
+        }
     }
 
     private static ExtensionConfigurationException notReplayable(Recorder<?, ?, ?> recorder, Call<?, ?, ?> call,

@@ -1,11 +1,10 @@
 package dev.twstester.junit.internal;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import org.apache.spark.sql.streaming.TimeMode;
+import dev.twstester.sim.TwsSimulator;
 
 /**
  * Internal, not API: may change in any release.
@@ -38,18 +37,24 @@ public final class Strictness {
         b.append("\nread them with sim.output().readAll() or assert them with TwsAssertions.assertThat(...).outputs()");
     }
 
-    private static <K> void due(StringBuilder b, Recorder<K, ?, ?> recorder) {
-        Map<K, List<Instant>> due = recorder.dueTimers();
+    private static void due(StringBuilder b, Recorder<?, ?, ?> recorder) {
+        List<Recorder.Due> due = recorder.dueTimers();
         if (due.isEmpty()) {
             return;
         }
-        boolean eventTime = recorder.query().timeMode().equals(TimeMode.EventTime());
-        Instant now = eventTime ? recorder.simulator().watermark() : recorder.simulator().processingTime();
-        int timers = due.values().stream().mapToInt(List::size).sum();
+        boolean several = recorder.query().operators().size() > 1;
+        boolean watermark = due.stream().anyMatch(Recorder.Due::eventTime);
+        boolean clock = due.stream().anyMatch(d -> !d.eventTime());
+        TwsSimulator<?, ?, ?> sim = recorder.simulator();
+        int timers = due.stream().mapToInt(d -> d.timers().size()).sum();
         b.append(b.length() == 0 ? "" : "\nand it").append(" has ").append(Timelines.count(timers, "due timer"))
-                .append(" that did not fire (at or before the ").append(eventTime ? "watermark " : "processing time ")
-                .append(now).append("):");
-        due.forEach((key, list) -> list.forEach(t -> b.append("\n  key ").append(key).append(" at ").append(t)));
+                .append(" that did not fire (at or before the ")
+                .append(watermark ? "watermark " + sim.watermark() : "").append(watermark && clock ? " or the " : "")
+                .append(clock ? "processing time " + sim.processingTime() : "").append("):");
+        for (Recorder.Due d : due) {
+            d.timers().forEach(t -> b.append("\n  ").append(several ? "operator " + d.operator() + ", " : "")
+                    .append("key ").append(d.key()).append(" at ").append(t));
+        }
         b.append("\nrun another batch so they fire, e.g. sim.runBatch()");
     }
 }

@@ -6,10 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,6 +65,7 @@ public final class TraceFiles {
         private final TwsQuery<K, I, O> query;
         private final Path dir;
         private final EncoderRows<K> keys;
+        private final boolean several;
         /** Creates {@code dir} and deletes numbered batch files an earlier, longer trace left. */
         private final ScenarioPlan.Writer<I> plan;
         private final StringBuilder timeline = new StringBuilder();
@@ -78,6 +76,7 @@ public final class TraceFiles {
             this.dir = dir;
             EncoderRows<I> inputs = EncoderRows.of(query.inputEncoder());
             this.keys = EncoderRows.of(query.keyEncoder());
+            this.several = query.operators().size() > 1;
             this.plan = ScenarioPlan.writer(dir, row -> inputs.toJson(row).toString());
         }
 
@@ -89,6 +88,15 @@ public final class TraceFiles {
                     .put("outputMode", String.valueOf(query.outputMode()))
                     .put("watermarkDelay", query.watermarkDelay().toString());
             header.put("eventTimeColumn", query.eventTimeColumn().orElse(null));
+            if (several) {
+                ArrayNode operators = header.putArray("operators");
+                query.operators().forEach(op -> operators.add(op.userClass().getName()));
+            }
+            if (recorder.callsLeftOut() > 0) {
+                header.put("callsLeftOut", recorder.callsLeftOut());
+                plan.comment("calls #1-#" + recorder.callsLeftOut() + " were not kept (keepHistory = false): this plan"
+                        + " does not replay the test from its start");
+            }
             header.put("failure", failure == null ? null : failure.toString());
             line(header);
             for (Call<K, I, O> call : recorder.calls()) {
@@ -105,65 +113,34 @@ public final class TraceFiles {
         }
 
         /**
-         * The recorded calls as a page: each call's batches, and every key's state and timers as the
-         * recorder saw them after the call (a call that ran several batches shows them at its last).
+         * The recorded calls as a page: each batch, and every key's state and timers (the first
+         * operator's) as the recorder saw them after it.
          */
-        @SuppressWarnings("unchecked")
         private TimelinePage<K, I, O> page(String test, Throwable failure) {
             TimelinePage<K, I, O> page = TimelinePage.of(query, test)
                     .note("simulator '" + recorder.name() + "': " + Timelines.describe(query))
-                    .note("State and timers as they were after each call of the test: a call that ran several"
-                            + " batches shows them at its last batch, and timers set by the test through state()"
-                            + " show as registered in the next batch.");
+                    .note("State and timers as they were after each batch; what the test changed between batches"
+                            + " (through state(), restore or restartWith) shows at the next batch.");
+            if (several) {
+                page.note("The lanes are the first operator's keys; the outputs are the query's, its last operator's.");
+            }
+            if (recorder.callsLeftOut() > 0) {
+                page.note("calls #1-#" + recorder.callsLeftOut() + " left out (keepHistory = false)");
+            }
             if (failure != null) {
                 page.note("failed: " + Timelines.firstLine(failure));
             }
-            // by encoded key (a key class without equals still names one key), with the key object
-            Map<java.nio.ByteBuffer, K> keysSeen = new LinkedHashMap<>();
-            Map<java.nio.ByteBuffer, Map<String, Object>> state = new LinkedHashMap<>();
+            PageState<K> state = recorder.pageStateBeforeCalls();
             for (Call<K, I, O> call : recorder.calls()) {
-                for (StateChange change : call.changes()) {
-                    java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(keys.encode((K) change.key()));
-                    keysSeen.putIfAbsent(key, (K) change.key());
-                    String label = change.kind().equals("timers") ? "timers" : change.kind() + " " + change.variable();
-                    Map<String, Object> entries = state.computeIfAbsent(key, k -> new LinkedHashMap<>());
-                    if (change.after() == null) {
-                        entries.remove(label);
-                    } else {
-                        entries.put(label, change.after());
-                    }
-                    if (entries.isEmpty()) {
-                        state.remove(key);
-                    }
+                state.apply(call.leftOut().changes());
+                for (Call.Committed<K, I, O> committed : call.committed()) {
+                    page.add(committed.batch());
+                    state.apply(committed.changes());
+                    page.stateAfter(state.now());
                 }
-                if (call.batches().isEmpty()) {
-                    continue;
-                }
-                call.batches().forEach(page::add);
-                Map<K, TimelinePage.KeyState> after = new LinkedHashMap<>();
-                state.forEach((key, entries) -> after.put(keysSeen.get(key), keyState(entries)));
-                page.stateAfter(after);
+                state.apply(call.trailing());
             }
             return page;
-        }
-
-        @SuppressWarnings("unchecked")
-        private static TimelinePage.KeyState keyState(Map<String, Object> entries) {
-            List<Instant> timers = List.of();
-            Map<String, Integer> sizes = new LinkedHashMap<>();
-            for (Map.Entry<String, Object> e : entries.entrySet()) {
-                String label = e.getKey();
-                if (label.equals("timers")) {
-                    timers = (List<Instant>) e.getValue();
-                } else {
-                    String name = label.substring(label.indexOf(' ') + 1);
-                    Object value = e.getValue();
-                    boolean single = label.startsWith("value ");
-                    sizes.put(name, !single && value instanceof List<?> l ? l.size()
-                            : !single && value instanceof Map<?, ?> m ? m.size() : 1);
-                }
-            }
-            return new TimelinePage.KeyState(timers, sizes);
         }
 
         private void call(Call<K, I, O> call) throws IOException {
@@ -189,7 +166,10 @@ public final class TraceFiles {
             for (StateChange change : call.changes()) {
                 ObjectNode c = NODES.objectNode().put("call", call.number());
                 ObjectNode body = c.putObject("stateChange");
-                body.set("key", key(change.key()));
+                if (several) {
+                    body.put("operator", change.operator());
+                }
+                body.set("key", key(change.operator(), change.key()));
                 body.put("kind", change.kind()).put("variable", change.variable())
                         .put("before", change.before() == null ? null : String.valueOf(change.before()))
                         .put("after", change.after() == null ? null : String.valueOf(change.after()));
@@ -199,23 +179,43 @@ public final class TraceFiles {
 
         private ObjectNode step(Scenario.Step<I> step) throws IOException {
             String file = plan.step(step);
-            if (step instanceof Scenario.Input<I> input) {
-                return NODES.objectNode().put("step", "input").put("file", file).put("rows", input.rows().size())
-                        .put("at", input.at() == null ? null : input.at().toString());
-            }
-            if (step instanceof Scenario.AddData<I> add) {
-                return NODES.objectNode().put("step", "add").put("file", file).put("rows", add.rows().size());
-            }
-            if (step instanceof Scenario.Stop<I> || step instanceof Scenario.Start<I>) {
-                return NODES.objectNode().put("step", step instanceof Scenario.Stop<I> ? "stop" : "start");
-            }
-            return NODES.objectNode().put("step", "tick").put("to", ((Scenario.Tick<I>) step).to().toString());
+            return step.applyTo(new Scenario.StepTarget<I, ObjectNode>() {
+                @Override
+                public ObjectNode batch(List<I> rows, Instant at) {
+                    return NODES.objectNode().put("step", "input").put("file", file).put("rows", rows.size())
+                            .put("at", at == null ? null : at.toString());
+                }
+
+                @Override
+                public ObjectNode addData(List<I> rows) {
+                    return NODES.objectNode().put("step", "add").put("file", file).put("rows", rows.size());
+                }
+
+                @Override
+                public ObjectNode tick(Instant to) {
+                    return NODES.objectNode().put("step", "tick").put("to", to.toString());
+                }
+
+                @Override
+                public ObjectNode stop() {
+                    return NODES.objectNode().put("step", "stop");
+                }
+
+                @Override
+                public ObjectNode start() {
+                    return NODES.objectNode().put("step", "start");
+                }
+            });
         }
 
         /** A flat key bare, a struct key as an object, as RunResultJson writes keys. */
-        @SuppressWarnings("unchecked")
-        private JsonNode key(Object key) {
-            return keys.toJson((K) key);
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private JsonNode key(int operator, Object key) {
+            return operator == 0 ? keys.toJson((K) key) : ((EncoderRows) keyCodec(operator)).toJson(key);
+        }
+
+        private EncoderRows<?> keyCodec(int operator) {
+            return EncoderRows.of(query.operators().get(operator).keyEncoder());
         }
 
         private void line(JsonNode node) throws JsonProcessingException {

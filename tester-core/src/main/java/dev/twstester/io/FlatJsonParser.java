@@ -1,4 +1,4 @@
-package dev.twstester.cli;
+package dev.twstester.io;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -33,29 +33,40 @@ import com.fasterxml.jackson.core.base.ParserBase;
 import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils;
 import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
 
-import dev.twstester.io.SparkTimestamps;
+import dev.twstester.internal.SparkTimes;
 
 /**
- * The quick way from a JSON line to the row {@link SparkJsonRows} (Spark's JSON source rules) makes
+ * The quick way from a JSON line to the row {@link SparkJsonParser} (Spark's JSON source rules) makes
  * of it, for flat schemas of strings, booleans, whole numbers, floating-point numbers, dates and
  * timestamps: Jackson's tokens straight into the row's values, in one pass of one parser over a
  * whole file. It takes only lines it is sure about (every field known and given once, each value
  * one Spark converts without a problem: a string for a string, an integer in range for a whole
  * number, a date or timestamp string Spark reads, an integer of seconds for a timestamp; nothing
  * after the object) and returns null for anything else, which then goes the exact way
- * ({@link SparkJsonRows}, line by line) with its warnings, notes and errors.
+ * ({@link SparkJsonParser}, line by line) with its warnings, notes and errors.
  */
-final class FlatRowParser {
+final class FlatJsonParser {
     private static final SparkDateTimeUtils TIMES = SparkDateTimeUtils$.MODULE$;
 
-    private enum Kind { STRING, BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP }
+    /** The types this parser takes, each with its Spark type. */
+    private enum Kind {
+        STRING(StringType.class), BOOLEAN(BooleanType.class), BYTE(ByteType.class), SHORT(ShortType.class),
+        INT(IntegerType.class), LONG(LongType.class), FLOAT(FloatType.class), DOUBLE(DoubleType.class),
+        DATE(DateType.class), TIMESTAMP(TimestampType.class);
+
+        private final Class<? extends DataType> type;
+
+        Kind(Class<? extends DataType> type) {
+            this.type = type;
+        }
+    }
 
     private final JsonFactory factory;
     private final Map<String, Integer> index = new HashMap<>();
     private final Kind[] kinds;
     private final boolean[] nullable;
 
-    private FlatRowParser(JsonFactory factory, StructType schema, Kind[] kinds) {
+    private FlatJsonParser(JsonFactory factory, StructType schema, Kind[] kinds) {
         this.factory = factory;
         this.kinds = kinds;
         StructField[] fields = schema.fields();
@@ -67,7 +78,7 @@ final class FlatRowParser {
     }
 
     /** A parser for {@code schema}, or null when a field's type is not one it takes. */
-    static FlatRowParser forSchema(JsonFactory factory, StructType schema) {
+    static FlatJsonParser forSchema(JsonFactory factory, StructType schema) {
         StructField[] fields = schema.fields();
         Kind[] kinds = new Kind[fields.length];
         for (int i = 0; i < fields.length; i++) {
@@ -79,30 +90,14 @@ final class FlatRowParser {
         if (Arrays.stream(schema.fieldNames()).distinct().count() != fields.length) {
             return null;
         }
-        return new FlatRowParser(factory, schema, kinds);
+        return new FlatJsonParser(factory, schema, kinds);
     }
 
     private static Kind kind(DataType type) {
-        if (type instanceof StringType) {
-            return Kind.STRING;
-        } else if (type instanceof BooleanType) {
-            return Kind.BOOLEAN;
-        } else if (type instanceof ByteType) {
-            return Kind.BYTE;
-        } else if (type instanceof ShortType) {
-            return Kind.SHORT;
-        } else if (type instanceof IntegerType) {
-            return Kind.INT;
-        } else if (type instanceof LongType) {
-            return Kind.LONG;
-        } else if (type instanceof FloatType) {
-            return Kind.FLOAT;
-        } else if (type instanceof DoubleType) {
-            return Kind.DOUBLE;
-        } else if (type instanceof DateType) {
-            return Kind.DATE;
-        } else if (type instanceof TimestampType) {
-            return Kind.TIMESTAMP;
+        for (Kind kind : Kind.values()) {
+            if (kind.type.isInstance(type)) {
+                return kind;
+            }
         }
         return null;
     }
@@ -224,7 +219,7 @@ final class FlatRowParser {
                 if (t != JsonToken.VALUE_STRING || p.getTextLength() < 1) {
                     return null;
                 }
-                Integer days = SparkJsonRows.dateDays(p.getText());
+                Integer days = SparkJsonParser.dateDays(p.getText());
                 return days == null ? null : TIMES.toJavaDate(days);
             case TIMESTAMP:
                 if (t == JsonToken.VALUE_NUMBER_INT) {
@@ -233,14 +228,14 @@ final class FlatRowParser {
                         return null;
                     }
                     long s = p.getLongValue();
-                    return s < SparkJsonRows.FIRST_YEAR_SECONDS || s > SparkJsonRows.LAST_YEAR_SECONDS ? null
-                            : SparkTimestamps.toJavaTimestamp(s * 1_000_000L);
+                    return s < SparkJsonParser.FIRST_YEAR_SECONDS || s > SparkJsonParser.LAST_YEAR_SECONDS ? null
+                            : SparkTimes.toJavaTimestamp(s * 1_000_000L);
                 }
                 if (t != JsonToken.VALUE_STRING || p.getTextLength() < 1) {
                     return null;
                 }
-                Long micros = SparkJsonRows.timestampMicros(p.getText());
-                return micros == null ? null : SparkTimestamps.toJavaTimestamp(micros);
+                Long micros = SparkJsonParser.timestampMicros(p.getText());
+                return micros == null ? null : SparkTimes.toJavaTimestamp(micros);
             default:
                 return null;
         }

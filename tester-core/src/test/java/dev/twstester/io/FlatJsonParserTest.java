@@ -1,4 +1,4 @@
-package dev.twstester.cli;
+package dev.twstester.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,8 +15,8 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 
-/** The quick parser makes exactly the row the exact way ({@link SparkJsonRows}) makes, and leaves every other line to it. */
-class FlatRowParserTest {
+/** The quick parser makes exactly the row the exact way ({@link SparkJsonParser}) makes, and leaves every other line to it. */
+class FlatJsonParserTest {
 
     private static final StructType SCHEMA = new StructType(new StructField[] {
         new StructField("s", DataTypes.StringType, true, Metadata.empty()),
@@ -31,12 +31,12 @@ class FlatRowParserTest {
         new StructField("ts", DataTypes.TimestampType, true, Metadata.empty()),
     });
 
-    private static final SparkJsonRows EXACT = SparkJsonRows.forSchema(SCHEMA);
+    private static final SparkJsonParser EXACT = SparkJsonParser.forSchema(SCHEMA);
     private static final com.fasterxml.jackson.core.JsonFactory FACTORY = EXACT.factory();
 
     /** The exact way's row, or null when it gives no single clean row (then the quick way must not take the line). */
-    private static Row exact(String line) throws SparkJsonRows.Unreadable {
-        SparkJsonRows.Result r = EXACT.parse(line);
+    private static Row exact(String line) throws SparkJsonParser.Unreadable {
+        SparkJsonParser.Result r = EXACT.parse(line);
         return r.rows().size() == 1 && r.problems().isEmpty() && r.unknownFields().isEmpty() && r.notes().isEmpty()
                 && !r.trailingText()
                 ? r.rows().get(0) : null;
@@ -56,7 +56,7 @@ class FlatRowParserTest {
     void agreesWithTheTreeOnRandomLines() throws Exception {
         long seed = new SplittableRandom().nextLong();
         SplittableRandom random = new SplittableRandom(seed);
-        FlatRowParser flat = FlatRowParser.forSchema(FACTORY, SCHEMA);
+        FlatJsonParser flat = FlatJsonParser.forSchema(FACTORY, SCHEMA);
         assertThat(flat).isNotNull();
         int quick = 0;
         for (int n = 0; n < 20_000; n++) {
@@ -80,7 +80,7 @@ class FlatRowParserTest {
     void aWholeFileInOnePassAgreesWithReadingItLineByLine() throws Exception {
         long seed = new SplittableRandom().nextLong();
         SplittableRandom random = new SplittableRandom(seed);
-        FlatRowParser flat = FlatRowParser.forSchema(FACTORY, SCHEMA);
+        FlatJsonParser flat = FlatJsonParser.forSchema(FACTORY, SCHEMA);
         String[] separators = {"\n", "\n", "\n", "\r\n", "\n\n", " \n", "\t\n  ", "\r", " ", ""};
         int quick = 0;
         for (int n = 0; n < 3_000; n++) {
@@ -158,7 +158,7 @@ class FlatRowParserTest {
 
     @Test
     void aTypicalLineIsTakenAndAnUnknownFieldIsLeftToTheTree() {
-        FlatRowParser flat = FlatRowParser.forSchema(FACTORY, SCHEMA);
+        FlatJsonParser flat = FlatJsonParser.forSchema(FACTORY, SCHEMA);
 
         assertThat(flat.parse("{\"i\":7,\"s\":\"x\",\"ts\":\"2024-05-01T10:00:00Z\",\"d\":2.5}"))
                 .isEqualTo(RowFactory.create("x", null, null, null, 7, null, null, 2.5, null,
@@ -170,7 +170,7 @@ class FlatRowParserTest {
 
     @Test
     void theIssuesLinesAreReadAsSparkReadsThem() throws Exception {
-        FlatRowParser flat = FlatRowParser.forSchema(FACTORY, SCHEMA);
+        FlatJsonParser flat = FlatJsonParser.forSchema(FACTORY, SCHEMA);
         java.sql.Timestamp tenOClock = java.sql.Timestamp.from(java.time.Instant.parse("2024-05-01T10:00:00Z"));
 
         assertThat(flat.parse("{\"i\":1,\"ts\":\"2024-05-01 10:00:00\"}"))
@@ -178,7 +178,7 @@ class FlatRowParserTest {
         assertThat(flat.parse("{\"i\":1,\"ts\":1714557600}"))
                 .isEqualTo(RowFactory.create(null, null, null, null, 1, null, null, null, null, tenOClock));
         assertThat(flat.parse("{\"i\":1,\"ts\":1714557600000}")).as("left to the exact way, for its note").isNull();
-        SparkJsonRows.Result millis = EXACT.parse("{\"i\":1,\"ts\":1714557600000}");
+        SparkJsonParser.Result millis = EXACT.parse("{\"i\":1,\"ts\":1714557600000}");
         assertThat(millis.rows().get(0).getTimestamp(9).toInstant())
                 .as("a JSON integer is seconds, in Spark").isEqualTo(java.time.Instant.parse("+56302-03-03T16:00:00Z"));
         assertThat(millis.notes()).containsExactly("field \"ts\": 1714557600000 is read as seconds since the epoch, as"
@@ -196,8 +196,8 @@ class FlatRowParserTest {
         StructType array = new StructType().add("a", DataTypes.createArrayType(DataTypes.StringType));
         StructType decimal = new StructType().add("a", DataTypes.createDecimalType(10, 2));
 
-        assertThat(FlatRowParser.forSchema(FACTORY, nested)).isNull();
-        assertThat(FlatRowParser.forSchema(FACTORY, array)).isNull();
-        assertThat(FlatRowParser.forSchema(FACTORY, decimal)).isNull();
+        assertThat(FlatJsonParser.forSchema(FACTORY, nested)).isNull();
+        assertThat(FlatJsonParser.forSchema(FACTORY, array)).isNull();
+        assertThat(FlatJsonParser.forSchema(FACTORY, decimal)).isNull();
     }
 }

@@ -1,4 +1,4 @@
-package dev.twstester.cli;
+package dev.twstester.io;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -42,7 +42,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
-import dev.twstester.io.SparkTimestamps;
+import dev.twstester.internal.SparkTimes;
 
 /**
  * Reads a JSON line the way Spark 4.2.0's JSON file source ({@code spark.read().schema(s).json(path)},
@@ -65,7 +65,7 @@ import dev.twstester.io.SparkTimestamps;
  * does not take is null in its field (each such field is reported through {@link Result#problems});
  * a line that is not JSON, or is not an object or an array of objects, is {@link Unreadable}.
  */
-final class SparkJsonRows {
+final class SparkJsonParser {
     /** The live runner's session time zone. */
     static final ZoneId ZONE = ZoneOffset.UTC;
 
@@ -122,6 +122,19 @@ final class SparkJsonRows {
         Object convert(JsonParser p, String path, Context context) throws IOException;
     }
 
+    /** A converter of a value that is not JSON null, given its token. */
+    private interface ValueConverter {
+        Object convert(JsonParser p, JsonToken t, String path, Context context) throws IOException;
+    }
+
+    /** Spark's {@code parseJsonToken}: JSON null (or no token) is null, any other value goes to {@code value}. */
+    private static Converter orNull(ValueConverter value) {
+        return (p, path, c) -> {
+            JsonToken t = token(p);
+            return t == null || t == JsonToken.VALUE_NULL ? null : value.convert(p, t, path, c);
+        };
+    }
+
     /** Per line: the source text (for exact string values) and the problems found. */
     private static final class Context {
         final String text;
@@ -138,15 +151,15 @@ final class SparkJsonRows {
     private final JsonFactory factory;
     private final Converter root;
 
-    private SparkJsonRows(StructType schema, JsonFactory factory) {
+    private SparkJsonParser(StructType schema, JsonFactory factory) {
         this.schema = schema;
         this.factory = factory;
         this.root = converter(schema, true);
     }
 
     /** A reader for {@code schema}, or null when a type in it is not one this reads as Spark does. */
-    static SparkJsonRows forSchema(StructType schema) {
-        return supported(schema) ? new SparkJsonRows(schema, sparkFactory()) : null;
+    static SparkJsonParser forSchema(StructType schema) {
+        return supported(schema) ? new SparkJsonParser(schema, sparkFactory()) : null;
     }
 
     /** Whether every type in {@code type} is one this class reads as Spark does. */
@@ -221,7 +234,7 @@ final class SparkJsonRows {
             // valid JSON that Jackson fails on midway (an invalid base64 value leaves the parser inside
             // the string): Spark's PERMISSIVE mode reads a row of nulls, and so do we, with a warning
             return new Result(List.of(RowFactory.create(new Object[schema.fields().length])),
-                    List.of("every field (Jackson stops inside the line: " + JsonLinesReader.oneLine(e.getMessage())
+                    List.of("every field (Jackson stops inside the line: " + JsonRows.oneLine(e.getMessage())
                             .replaceAll("\\s*at \\[Source: [^\\]]*\\]", "").replaceAll(" \\(start marker\\)", "") + ")"),
                     context.unknown, context.notes, false);
         }
@@ -242,7 +255,7 @@ final class SparkJsonRows {
     }
 
     private static String describe(JsonParser p) throws IOException {
-        return JsonLinesReader.oneLine(p.getText());
+        return JsonRows.oneLine(p.getText());
     }
 
     private static boolean nextUntil(JsonParser p, JsonToken stop) throws IOException {
@@ -263,24 +276,18 @@ final class SparkJsonRows {
         if (t == JsonToken.VALUE_STRING && p.getTextLength() < 1) {
             return new Failure("an empty string is not a " + type.simpleString());
         }
-        return new Failure("cannot read " + JsonLinesReader.oneLine(text(p, t)) + " as " + type.simpleString());
+        return new Failure("cannot read " + JsonRows.oneLine(text(p, t)) + " as " + type.simpleString());
     }
 
     private static String text(JsonParser p, JsonToken t) throws IOException {
         String s = p.getText();
-        if (t == JsonToken.VALUE_STRING) {
-            s = "\"" + s + "\"";
-        }
-        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
+        return JsonRows.shorten(t == JsonToken.VALUE_STRING ? "\"" + s + "\"" : s, 60);
     }
 
     private Converter converter(DataType type, boolean isRoot) {
         if (type instanceof StringType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_STRING) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_STRING) {
                     return p.getText();
                 }
                 int start = (int) p.currentTokenLocation().getCharOffset();
@@ -289,26 +296,20 @@ final class SparkJsonRows {
                 }
                 int end = (int) p.currentLocation().getCharOffset();
                 return c.text.substring(start, end);
-            };
+            });
         } else if (type instanceof BooleanType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_TRUE) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_TRUE) {
                     return Boolean.TRUE;
                 } else if (t == JsonToken.VALUE_FALSE) {
                     return Boolean.FALSE;
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType
                 || type instanceof LongType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t != JsonToken.VALUE_NUMBER_INT) {
+            return orNull((p, t, path, c) -> {
+                if (t != JsonToken.VALUE_NUMBER_INT) {
                     throw cannotConvert(p, t, type);
                 }
                 try {
@@ -323,14 +324,11 @@ final class SparkJsonRows {
                 } catch (IOException e) {
                     throw new Failure(p.getText() + " is out of the range of " + type.simpleString());
                 }
-            };
+            });
         } else if (type instanceof FloatType || type instanceof DoubleType) {
             boolean isFloat = type instanceof FloatType;
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
                     return isFloat ? (Object) p.getFloatValue() : (Object) p.getDoubleValue();
                 } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     double v = switch (p.getText()) {
@@ -342,13 +340,9 @@ final class SparkJsonRows {
                     return isFloat ? (Object) (float) v : (Object) v;
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof DecimalType d) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                }
+            return orNull((p, t, path, c) -> {
                 BigDecimal v;
                 if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
                     v = p.getDecimalValue();
@@ -362,29 +356,23 @@ final class SparkJsonRows {
                     throw cannotConvert(p, t, type);
                 }
                 return decimal(v, d);
-            };
+            });
         } else if (type instanceof DateType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     Integer days = dateDays(p.getText());
                     if (days != null) {
                         return TIMES.toJavaDate(days);
                     }
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof org.apache.spark.sql.types.TimestampType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     Long micros = timestampMicros(p.getText());
                     if (micros != null) {
-                        return SparkTimestamps.toJavaTimestamp(micros);
+                        return SparkTimes.toJavaTimestamp(micros);
                     }
                 } else if (t == JsonToken.VALUE_NUMBER_INT) {
                     long seconds;
@@ -395,38 +383,32 @@ final class SparkJsonRows {
                     }
                     if (seconds < FIRST_YEAR_SECONDS || seconds > LAST_YEAR_SECONDS) {
                         c.notes.add("field \"" + path + "\": " + seconds + " is read as seconds since the epoch, as Spark"
-                                + " reads a JSON integer for a timestamp (" + SparkTimestamps.toJavaTimestamp(seconds * 1_000_000L)
+                                + " reads a JSON integer for a timestamp (" + SparkTimes.toJavaTimestamp(seconds * 1_000_000L)
                                         .toInstant() + "); if it is milliseconds, write seconds or an ISO-8601 string");
                     }
-                    return SparkTimestamps.toJavaTimestamp(seconds * 1_000_000L);
+                    return SparkTimes.toJavaTimestamp(seconds * 1_000_000L);
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof BinaryType) {
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t == JsonToken.VALUE_STRING) {
+            return orNull((p, t, path, c) -> {
+                if (t == JsonToken.VALUE_STRING) {
                     try {
                         return p.getBinaryValue();
                     } catch (IOException e) {
                         // not p.getText() first: that would change where Jackson stops, as Spark's parser does not
-                        throw new Failure("not valid base64 for binary: " + JsonLinesReader.oneLine(e.getMessage())
+                        throw new Failure("not valid base64 for binary: " + JsonRows.oneLine(e.getMessage())
                                 .replaceAll("\\s*at \\[Source: [^\\]]*\\]", ""));
                     }
                 }
                 throw cannotConvert(p, t, type);
-            };
+            });
         } else if (type instanceof StructType s) {
             return struct(s, isRoot);
         } else if (type instanceof ArrayType a) {
             Converter element = converter(a.elementType(), false);
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t != JsonToken.START_ARRAY) {
+            return orNull((p, t, path, c) -> {
+                if (t != JsonToken.START_ARRAY) {
                     throw cannotConvert(p, t, type);
                 }
                 List<Object> values = new ArrayList<>();
@@ -446,14 +428,11 @@ final class SparkJsonRows {
                     throw new Partial(seq);
                 }
                 return seq;
-            };
+            });
         } else if (type instanceof MapType m) {
             Converter value = converter(m.valueType(), false);
-            return (p, path, c) -> {
-                JsonToken t = token(p);
-                if (t == null || t == JsonToken.VALUE_NULL) {
-                    return null;
-                } else if (t != JsonToken.START_OBJECT) {
+            return orNull((p, t, path, c) -> {
+                if (t != JsonToken.START_OBJECT) {
                     throw cannotConvert(p, t, type);
                 }
                 Map<Object, Object> out = new LinkedHashMap<>();
@@ -461,7 +440,7 @@ final class SparkJsonRows {
                 Failure bad = null;
                 while (nextUntil(p, JsonToken.END_OBJECT)) {
                     String key = p.currentName();
-                    String at = JsonPaths.child(path, key);
+                    String at = JsonRows.child(path, key);
                     try {
                         out.put(key, value.convert(p, at, c));
                     } catch (Partial e) {
@@ -482,7 +461,7 @@ final class SparkJsonRows {
                     throw new Partial(map);
                 }
                 return map;
-            };
+            });
         }
         throw new IllegalArgumentException("not a supported type: " + type.simpleString());
     }
@@ -495,11 +474,8 @@ final class SparkJsonRows {
             converters[i] = converter(fields[i].dataType(), false);
             index.putIfAbsent(fields[i].name(), i);
         }
-        return (p, path, c) -> {
-            JsonToken t = token(p);
-            if (t == null || t == JsonToken.VALUE_NULL) {
-                return null;
-            } else if (t != JsonToken.START_OBJECT) {
+        return orNull((p, t, path, c) -> {
+            if (t != JsonToken.START_OBJECT) {
                 throw cannotConvert(p, t, s);
             }
             Object[] values = new Object[fields.length];
@@ -508,11 +484,11 @@ final class SparkJsonRows {
                 String name = p.currentName();
                 Integer i = name == null ? null : index.get(name);
                 if (i == null) {
-                    c.unknown.add(JsonPaths.child(path, String.valueOf(name)));
+                    c.unknown.add(JsonRows.child(path, String.valueOf(name)));
                     p.skipChildren();
                     continue;
                 }
-                String at = JsonPaths.child(path, name);
+                String at = JsonRows.child(path, name);
                 try {
                     values[i] = converters[i].convert(p, at, c);
                 } catch (Partial e) {
@@ -520,7 +496,7 @@ final class SparkJsonRows {
                     values[i] = e.value;
                 } catch (Failure | IOException e) {
                     bad = true;
-                    c.problems.add("field \"" + at + "\": " + JsonLinesReader.oneLine(e.getMessage()));
+                    c.problems.add("field \"" + at + "\": " + JsonRows.oneLine(e.getMessage()));
                     p.skipChildren();
                 }
             }
@@ -529,7 +505,7 @@ final class SparkJsonRows {
                 throw new Partial(row);
             }
             return row;
-        };
+        });
     }
 
     /** Spark's {@code Decimal(value, precision, scale)}: rounded half up to the scale, within the precision. */
@@ -573,19 +549,6 @@ final class SparkJsonRows {
             return RebaseDateTime.rebaseJulianToGregorianDays(Integer.parseInt(text));
         } catch (NumberFormatException e) {
             return null;
-        }
-    }
-
-    StructType schema() {
-        return schema;
-    }
-
-    /** Field paths in messages: {@code inner.n}, {@code list[0].n}. */
-    static final class JsonPaths {
-        private JsonPaths() {}
-
-        static String child(String path, String name) {
-            return path.isEmpty() ? name : path + "." + name;
         }
     }
 }

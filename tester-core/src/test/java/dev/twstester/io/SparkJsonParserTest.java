@@ -1,14 +1,9 @@
-package dev.twstester.cli;
+package dev.twstester.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigDecimal;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
@@ -18,18 +13,30 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** The conversions of {@link SparkJsonRows} one by one, and the reader's warnings, notes and errors. */
-class SparkJsonRowsTest {
+/** The conversions of {@link SparkJsonParser} one by one ({@link JsonLinesTest}: the reader of files). */
+class SparkJsonParserTest {
     private static final StructType SCHEMA = new StructType().add("s", DataTypes.StringType)
             .add("ts", DataTypes.TimestampType).add("y", DataTypes.ByteType)
             .add("dec", DataTypes.createDecimalType(5, 2)).add("dt", DataTypes.DateType)
             .add("inner", new StructType().add("n", DataTypes.IntegerType));
-    private static final SparkJsonRows READER = SparkJsonRows.forSchema(SCHEMA);
+    private static final SparkJsonParser READER = SparkJsonParser.forSchema(SCHEMA);
+    /** Every flat type Spark's JSON rules here cover (cli's SparkJsonDifferentialTest checks them against Spark). */
+    private static final StructType FLAT = new StructType().add("s", DataTypes.StringType)
+            .add("b", DataTypes.BooleanType).add("y", DataTypes.ByteType).add("h", DataTypes.ShortType)
+            .add("i", DataTypes.IntegerType).add("l", DataTypes.LongType).add("f", DataTypes.FloatType)
+            .add("d", DataTypes.DoubleType).add("dec", DataTypes.createDecimalType(5, 2)).add("dt", DataTypes.DateType)
+            .add("ts", DataTypes.TimestampType).add("bin", DataTypes.BinaryType);
+    /** Structs, arrays and maps, nested. */
+    private static final StructType NESTED = new StructType().add("id", DataTypes.StringType)
+            .add("tags", DataTypes.createArrayType(DataTypes.StringType))
+            .add("attrs", DataTypes.createMapType(DataTypes.StringType, DataTypes.IntegerType))
+            .add("inner", new StructType().add("n", DataTypes.IntegerType).add("when", DataTypes.TimestampType)
+                    .add("deep", new StructType().add("v", DataTypes.StringType)))
+            .add("list", DataTypes.createArrayType(new StructType().add("n", DataTypes.LongType)));
 
-    private static Row one(String line) throws SparkJsonRows.Unreadable {
-        SparkJsonRows.Result r = READER.parse(line);
+    private static Row one(String line) throws SparkJsonParser.Unreadable {
+        SparkJsonParser.Result r = READER.parse(line);
         assertThat(r.rows()).as(line).hasSize(1);
         return r.rows().get(0);
     }
@@ -41,26 +48,26 @@ class SparkJsonRowsTest {
 
     @Test
     void timestampsAreReadWithSparksCastRulesInUtc() {
-        assertThat(SparkJsonRows.timestampMicros("2024-05-01 10:00:00")).isEqualTo(micros("2024-05-01T10:00:00Z"));
-        assertThat(SparkJsonRows.timestampMicros("2024-05-01T10:00:00Z")).isEqualTo(micros("2024-05-01T10:00:00Z"));
-        assertThat(SparkJsonRows.timestampMicros("2024-05-01T12:00:00+02:00")).isEqualTo(micros("2024-05-01T10:00:00Z"));
-        assertThat(SparkJsonRows.timestampMicros("2024-05-01")).isEqualTo(micros("2024-05-01T00:00:00Z"));
-        assertThat(SparkJsonRows.timestampMicros("2024-05-01T10:00:00.1234567Z"))
+        assertThat(SparkJsonParser.timestampMicros("2024-05-01 10:00:00")).isEqualTo(micros("2024-05-01T10:00:00Z"));
+        assertThat(SparkJsonParser.timestampMicros("2024-05-01T10:00:00Z")).isEqualTo(micros("2024-05-01T10:00:00Z"));
+        assertThat(SparkJsonParser.timestampMicros("2024-05-01T12:00:00+02:00")).isEqualTo(micros("2024-05-01T10:00:00Z"));
+        assertThat(SparkJsonParser.timestampMicros("2024-05-01")).isEqualTo(micros("2024-05-01T00:00:00Z"));
+        assertThat(SparkJsonParser.timestampMicros("2024-05-01T10:00:00.1234567Z"))
                 .as("digits past microseconds are dropped").isEqualTo(micros("2024-05-01T10:00:00.123456Z"));
-        assertThat(SparkJsonRows.timestampMicros("2024-05-01T10:00:00GMT+01:00"))
+        assertThat(SparkJsonParser.timestampMicros("2024-05-01T10:00:00GMT+01:00"))
                 .as("GMT removed, Spark's fallback").isEqualTo(micros("2024-05-01T09:00:00Z"));
-        assertThat(SparkJsonRows.timestampMicros("10:61")).isNull();
-        assertThat(SparkJsonRows.timestampMicros("yesterday")).isNull();
+        assertThat(SparkJsonParser.timestampMicros("10:61")).isNull();
+        assertThat(SparkJsonParser.timestampMicros("yesterday")).isNull();
     }
 
     @Test
     void datesAreReadWithSparksCastRulesAndDayNumbers() {
-        assertThat(SparkJsonRows.dateDays("2024-05-01")).isEqualTo(19844);
-        assertThat(SparkJsonRows.dateDays("2024-05-01T23:59:59Z")).isEqualTo(19844);
-        assertThat(SparkJsonRows.dateDays("2024-5-1")).isEqualTo(19844);
-        assertThat(SparkJsonRows.dateDays("2024")).isEqualTo(19723);
-        assertThat(SparkJsonRows.dateDays("2024-02-30")).isNull();
-        assertThat(SparkJsonRows.dateDays("x")).isNull();
+        assertThat(SparkJsonParser.dateDays("2024-05-01")).isEqualTo(19844);
+        assertThat(SparkJsonParser.dateDays("2024-05-01T23:59:59Z")).isEqualTo(19844);
+        assertThat(SparkJsonParser.dateDays("2024-5-1")).isEqualTo(19844);
+        assertThat(SparkJsonParser.dateDays("2024")).isEqualTo(19723);
+        assertThat(SparkJsonParser.dateDays("2024-02-30")).isNull();
+        assertThat(SparkJsonParser.dateDays("x")).isNull();
     }
 
     @Test
@@ -86,14 +93,14 @@ class SparkJsonRowsTest {
         assertThat(one("{\"y\": 200}").get(2)).as("Jackson's getByteValue wraps 128..255").isEqualTo((byte) -56);
         assertThat(one("{\"dec\": 1.005}").get(3)).isEqualTo(new BigDecimal("1.01"));
         assertThat(one("{\"dec\": \"1,2.5\"}").get(3)).as("commas removed").isEqualTo(new BigDecimal("12.50"));
-        SparkJsonRows.Result tooBig = READER.parse("{\"s\": \"x\", \"dec\": 999.995}");
+        SparkJsonParser.Result tooBig = READER.parse("{\"s\": \"x\", \"dec\": 999.995}");
         assertThat(tooBig.rows()).containsExactly(RowFactory.create("x", null, null, null, null, null));
         assertThat(tooBig.problems()).containsExactly("field \"dec\": 999.995 does not fit decimal(5,2)");
     }
 
     @Test
     void aBadNestedValueNullsOnlyItsFieldAndIsNamedByItsPath() throws Exception {
-        SparkJsonRows.Result r = READER.parse("{\"s\": \"x\", \"inner\": {\"n\": \"one\"}, \"y\": 1}");
+        SparkJsonParser.Result r = READER.parse("{\"s\": \"x\", \"inner\": {\"n\": \"one\"}, \"y\": 1}");
         assertThat(r.rows()).containsExactly(RowFactory.create("x", null, (byte) 1, null, null, RowFactory.create((Object) null)));
         assertThat(r.problems()).containsExactly("field \"inner.n\": cannot read \"one\" as int");
     }
@@ -108,8 +115,8 @@ class SparkJsonRowsTest {
 
     @Test
     void whatJsonRowsWritesIsReadBackAsTheSameRow() throws Exception {
-        StructType schema = SparkJsonDifferentialTest.FLAT.add("nested", SparkJsonDifferentialTest.NESTED);
-        SparkJsonRows reader = SparkJsonRows.forSchema(schema);
+        StructType schema = FLAT.add("nested", NESTED);
+        SparkJsonParser reader = SparkJsonParser.forSchema(schema);
         java.util.SplittableRandom random = new java.util.SplittableRandom(7);
         String[] instants = {"2024-05-01T10:00:00.123456Z", "1970-01-01T00:00:00Z", "1900-01-01T00:00:00Z",
             "9999-12-31T23:59:59.999999Z", "2000-02-29T12:00:00Z"};
@@ -126,7 +133,7 @@ class SparkJsonRowsTest {
                     Timestamp.from(Instant.parse(instants[random.nextInt(instants.length)])),
                     new byte[] {(byte) random.nextInt(), 0, -1}, nested);
             String json = dev.twstester.io.JsonRows.toJson(row, schema).toString();
-            SparkJsonRows.Result back = reader.parse(json);
+            SparkJsonParser.Result back = reader.parse(json);
             assertThat(back.problems()).as(json).isEmpty();
             assertThat(back.rows()).as(json).containsExactly(row);
         }
@@ -134,12 +141,12 @@ class SparkJsonRowsTest {
 
     @Test
     void aBase64ValueThatStopsJacksonMidwayIsARowOfNullsWithAWarning() throws Exception {
-        SparkJsonRows reader = SparkJsonRows.forSchema(new StructType().add("s", "string").add("bin", "binary"));
-        SparkJsonRows.Result r = reader.parse("{\"s\": \"x\", \"bin\": \"A\", \"i\": 1}");
+        SparkJsonParser reader = SparkJsonParser.forSchema(new StructType().add("s", "string").add("bin", "binary"));
+        SparkJsonParser.Result r = reader.parse("{\"s\": \"x\", \"bin\": \"A\", \"i\": 1}");
         assertThat(r.rows()).containsExactly(RowFactory.create(null, null));
         assertThat(r.problems()).containsExactly("every field (Jackson stops inside the line: Unexpected character"
                 + " ('i' (code 105)): was expecting comma to separate Object entries)");
-        SparkJsonRows.Result padding = reader.parse("{\"s\": \"x\", \"bin\": \"AQ\"}");
+        SparkJsonParser.Result padding = reader.parse("{\"s\": \"x\", \"bin\": \"AQ\"}");
         assertThat(padding.rows()).containsExactly(RowFactory.create("x", null));
         assertThat(padding.problems()).hasSize(1).allMatch(p -> p.startsWith("field \"bin\": not valid base64 for binary: "));
     }
@@ -147,40 +154,7 @@ class SparkJsonRowsTest {
     @Test
     void linesSparkReadsAsRowsOfNullsAreUnreadable() {
         for (String line : List.of("{\"s\": ", "5", "\"x\"", "null", "[1]", "[null]", "{\"s\": \"x\",}")) {
-            assertThatThrownBy(() -> READER.parse(line)).as(line).isInstanceOf(SparkJsonRows.Unreadable.class);
+            assertThatThrownBy(() -> READER.parse(line)).as(line).isInstanceOf(SparkJsonParser.Unreadable.class);
         }
-    }
-
-    @Test
-    void theReaderWarnsNotesAndFailsNamingFileLineAndField(@TempDir Path dir) throws IOException {
-        Path file = dir.resolve("001.jsonl");
-        Files.writeString(file, String.join("\n",
-                "{\"s\": \"a\", \"ts\": 1714557600000}",
-                "{\"s\": \"b\", \"ts\": 1714557600001, \"other\": 1}",
-                "{\"s\": \"c\", \"inner\": {\"n\": 1.5}} trailing",
-                "{\"s\": \"d\", \"other\": 2}") + "\n");
-        StringWriter notes = new StringWriter();
-        List<Row> rows = new JsonLinesReader<Row>(SCHEMA, r -> r, "Row", new PrintWriter(notes, true))
-                .read(new EventFile(file, "001.jsonl"));
-
-        assertThat(rows).extracting(r -> r.getString(0)).containsExactly("a", "b", "c", "d");
-        assertThat(notes.toString().lines().toList()).containsExactly(
-                "001.jsonl:1: note: field \"ts\": 1714557600000 is read as seconds since the epoch, as Spark reads a JSON"
-                        + " integer for a timestamp (+56302-03-03T16:00:00Z); if it is milliseconds, write seconds or an"
-                        + " ISO-8601 string",
-                "001.jsonl:2: note: field \"other\": unknown field; the fields are [s, ts, y, dec, dt, inner]; Spark's"
-                        + " JSON source ignores it, so does this replay",
-                "001.jsonl:3: warning: field \"inner.n\": cannot read 1.5 as int; Spark's JSON source reads it as null,"
-                        + " so does this replay",
-                "001.jsonl:3: warning: text after the JSON value is ignored, as Spark's JSON source ignores it; write one"
-                        + " JSON object per line");
-
-        Files.writeString(file, "{\"s\": \"a\"}\n5\n");
-        assertThatThrownBy(() -> new JsonLinesReader<Row>(SCHEMA, r -> r, "Row", new PrintWriter(new StringWriter()))
-                .read(new EventFile(file, "001.jsonl")))
-                .isInstanceOf(CliException.class)
-                .hasMessage("001.jsonl:2: expected a JSON object, got 5 (Spark's JSON source would read a row of nulls);"
-                        + " write one JSON object per line, like {\"s\": ..., \"ts\": ..., \"y\": ..., \"dec\": ...,"
-                        + " \"dt\": ..., \"inner\": ...}");
     }
 }
