@@ -14,33 +14,42 @@ final class Metrics {
     /** Counters outside a batch (the test API's state writes): never reported. */
     static final Metrics DISCARD = new Metrics();
 
-    private final long[] counts = new long[Metric.ALL.length];
+    /** The counters by {@link Metric} ordinal, made by the first count that is not 0: null while all are 0. */
+    private long[] counts;
 
     void add(Metric metric, long n) {
-        if (this != DISCARD) {
+        if (this != DISCARD && n != 0) {
+            if (counts == null) {
+                counts = new long[Metric.ALL.length];
+            }
             counts[metric.ordinal()] += n;
         }
     }
 
     /** Spark's {@code TWSMetricsUtils.resetMetric}: {@code ListState.put} sets the task's counter back to 0. */
     void reset(Metric metric) {
-        if (this != DISCARD) {
+        if (this != DISCARD && counts != null) {
             counts[metric.ordinal()] = 0;
         }
     }
 
-    /** The last figures a simulator reported: batches with the same figures share one immutable map. */
+    /**
+     * The last figures a simulator reported: batches with the same figures share one immutable map.
+     * Its own array sums each batch's figures, so a batch like the last allocates nothing.
+     */
     static final class Last {
+        private final long[] total = new long[Metric.ALL.length];
         private long[] values;
         private Map<String, Long> map;
     }
 
     /** The batch's figures: every name of {@link BatchResult#METRIC_NAMES}, summed over the tasks, in name order. */
     static Map<String, Long> sum(List<Metrics> tasks, Last last) {
-        long[] total = new long[Metric.ALL.length];
+        long[] total = last.total;
+        Arrays.fill(total, 0);
         for (int t = 0; t < tasks.size(); t++) {
             long[] task = tasks.get(t).counts;
-            for (int i = 0; i < total.length; i++) {
+            for (int i = 0; task != null && i < total.length; i++) {
                 total[i] += task[i];
             }
         }
@@ -51,7 +60,7 @@ final class Metrics {
         for (int i = 0; i < byName.length; i++) {
             byName[i] = total[Metric.SORTED_ORDINALS[i]];
         }
-        last.values = total;
+        last.values = total.clone();
         last.map = Metric.ZEROS.withCounts(byName);
         return last.map;
     }
