@@ -134,8 +134,12 @@ final class BatchExecution<K, I, O> {
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private BatchResult<K, I, O> result(List<I> rows, List<OperatorBatch<?, ?, ?>> ran) {
-        List<BatchResult<?, ?, ?>> views = new ArrayList<>(ran.size());
         List received = options.fidelity() == Fidelity.FAST ? Collections.unmodifiableList(rows) : rows;
+        if (ran.size() == 1) {
+            OperatorBatch only = ran.get(0);
+            return only.result(received, operators.get(0).metrics(only));
+        }
+        List<BatchResult<?, ?, ?>> views = new ArrayList<>(ran.size());
         for (int i = 0; i < ran.size(); i++) {
             OperatorBatch batch = ran.get(i);
             Operator op = operators.get(i);
@@ -143,9 +147,6 @@ final class BatchExecution<K, I, O> {
             received = batch.outputs;
         }
         BatchResult<K, I, O> first = (BatchResult<K, I, O>) views.get(0);
-        if (views.size() == 1) {
-            return first;
-        }
         BatchResult<?, ?, O> last = (BatchResult<?, ?, O>) views.get(views.size() - 1);
         return new BatchResult<>(first.batchId(), first.hadInput(), first.input(), first.droppedLate(),
                 first.lateWatermark(), first.evictionWatermark(), first.batchTimestamp(), last.outputs(),
