@@ -355,7 +355,11 @@ public final class ColdSuiteScenarios {
 
     /** The test on the simulator: a new query (new encoders) and a new simulator, driven as described above. */
     static <K, I, O> List<O> runSimulator(Scenario<K, I, O> s, Fidelity fidelity) {
-        TwsSimulator<K, I, O> sim = new TwsSimulator<>(s.query(), fidelity);
+        return drive(s, new TwsSimulator<>(s.query(), fidelity));
+    }
+
+    /** The test's calls on {@code sim}, as described above; returns every output. */
+    static <K, I, O> List<O> drive(Scenario<K, I, O> s, TwsSimulator<K, I, O> sim) {
         List<O> out = new ArrayList<>();
         List<Batch<I>> batches = s.batches();
         switch (s.family().clock) {

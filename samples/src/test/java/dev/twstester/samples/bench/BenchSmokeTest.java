@@ -262,11 +262,12 @@ class BenchSmokeTest {
                 .hasMessageStartingWith("TWSTESTER did not produce the expected outputs of 1 scenario(s):\n  fraud-story: expected 3 outputs");
     }
 
-    @Test
-    void coldSuiteTableComparesFullWithTwsTester() {
+    /**
+     * One run per engine, in {@link ColdSuiteBench#ENGINES} order: {@code runs[e]} is the wall clock
+     * and the child's main, inputs, first and done milestones.
+     */
+    private static List<ColdSuiteBench.Case> coldSuiteCases(int[][] runs) {
         List<ColdSuiteBench.Case> cases = new ArrayList<>();
-        int[][] runs = {{4000, 300, 600, 2000, 3600}, {1000, 300, 600, 800, 900}, {1500, 300, 600, 900, 1300},
-            {2000, 300, 600, 1000, 1800}};
         for (int e = 0; e < runs.length; e++) {
             int[] r = runs[e];
             String out = "COLDSUITE main=" + r[1] + " inputs=" + r[2] + " first=" + r[3] + " done=" + r[4] + " checked=" + r[4]
@@ -275,6 +276,13 @@ class BenchSmokeTest {
             String[] engine = ColdSuiteBench.ENGINES.get(e);
             cases.add(ColdSuiteBench.toCase(engine[0], engine[1], List.of(new ChildJvm.Result(0, out, "", r[0]))));
         }
+        return cases;
+    }
+
+    @Test
+    void coldSuiteTableComparesFullWithTwsTester() {
+        List<ColdSuiteBench.Case> cases = coldSuiteCases(new int[][] {{4000, 300, 600, 2000, 3600},
+            {1000, 300, 600, 800, 900}, {1500, 300, 600, 900, 1300}, {2000, 300, 600, 1000, 1800}});
         assertThat(section(report -> report.coldSuite = cases, BenchMain.Report::coldSuite))
                 .contains("### (6) Cold test suite: 54 small tests")
                 .contains("| twstester simulator FULL (default) | 4000 ms | 4000 - 4000 ms | 300 / 600 / 2000 / 3600 | 3000 ms"
@@ -289,16 +297,8 @@ class BenchSmokeTest {
 
     @Test
     void coldSuiteVariantTableComparesFullWithTwsTesterInTheSuite() {
-        List<ColdSuiteBench.Case> cases = new ArrayList<>();
-        int[][] runs = {{1300, 300, 600, 900, 1250}, {1000, 300, 600, 800, 1000}};
-        for (int e = 0; e < runs.length; e++) {
-            int[] r = runs[e];
-            String out = "COLDSUITE main=" + r[1] + " inputs=" + r[2] + " first=" + r[3] + " done=" + r[4] + " checked=" + r[4]
-                    + " cart=100 fraud=50 counts=10 ttl=20 cart1=90 fraud1=40 counts1=2 ttl1=3 scenarios=54 batches=280"
-                    + " rows=814 outputs=249\n";
-            String[] engine = ColdSuiteBench.ENGINES.get(e);
-            cases.add(ColdSuiteBench.toCase(engine[0], engine[1], List.of(new ChildJvm.Result(0, out, "", r[0]))));
-        }
+        List<ColdSuiteBench.Case> cases = coldSuiteCases(new int[][] {{1300, 300, 600, 900, 1250},
+            {1000, 300, 600, 800, 1000}});
         // 650 ms against 400 ms in the suite: 1.63x, over the 1.3x target though the wall ratio is 1.30x
         assertThat(section(report -> report.coldSuite2 = cases, BenchMain.Report::coldSuite2))
                 .contains("### (6b) Cold test suite, the common shape (2 shuffle partitions, 3 to 8 batches): 54 small tests")
@@ -306,6 +306,18 @@ class BenchSmokeTest {
                 .contains("| twstester simulator FULL (default) | 1300 ms | 1300 - 1300 ms | 300 / 600 / 900 / 1250 | 650 ms"
                         + " | 12.0 ms | 100 / 50 / 10 / 20 | 90 / 40 / 2 / 3 | 1.30x | 1.63x | **no** |")
                 .doesNotContain("each test also building");
+    }
+
+    @Test
+    void coldSuitePhasesSplitEachRoundByPhaseAndFamily() {
+        List<String> lines = ColdSuitePhases.run(dev.twstester.sim.Fidelity.FAST,
+                new ColdSuiteScenarios.Sizes(ColdSuiteScenarios.SEED, 2, 2, 2, 2, 3, 4, 2), 2);
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).matches("COLDPHASES round=0 query=\\d+ms/\\d+KB simulator=\\d+ms/\\d+KB"
+                + " batches=\\d+ms/\\d+KB classes=\\d+");
+        assertThat(lines.get(1)).matches("COLDFAMILIES round=0 cart=\\d+/\\d+ fraud=\\d+/\\d+ counts=\\d+/\\d+"
+                + " ttl=\\d+/\\d+");
+        assertThat(lines.get(2)).startsWith("COLDPHASES round=1 ");
     }
 
     /** The Markdown one section of the report writes, after {@code fill} gave the report its results. */
