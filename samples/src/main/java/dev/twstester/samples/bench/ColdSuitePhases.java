@@ -14,13 +14,13 @@ import dev.twstester.sim.TwsSimulator;
  * What bounds benchmark (6) and (6b), measured without the wall clock: a fresh JVM that runs the
  * cold suite on the simulator and splits each test into its phases, building the query (Spark's
  * encoders and twstester's builder), building the simulator, and running the batches, and reports
- * per phase the main thread's CPU time and allocated bytes and the classes loaded. CPU time is far
+ * per phase the main thread's CPU time, its allocated bytes and the classes loaded. CPU time is far
  * less disturbed than the wall clock by other work on the machine; allocations and classes do not
  * depend on it at all. The suite runs {@code repeat} times in the JVM: the first round is the cold
  * one a test suite has, the later ones show what is left when every class is loaded.
  * <pre>
  * java [flags] -cp samples/target/classes:CLASSPATH dev.twstester.samples.bench.ColdSuitePhases [FULL|FAST] [coldsuite|coldsuite2] [repeat]
- * COLDPHASES round=0 query=412ms/34076KB simulator=45ms/3359KB batches=148ms/7215KB classes=1362
+ * COLDPHASES round=0 query=430ms/34502KB/1017classes simulator=68ms/3389KB/205classes batches=158ms/6708KB/134classes
  * COLDFAMILIES round=0 cart=71/108 fraud=13/49 counts=1/8 ttl=6/28   (simulator + batches ms: the family's first test / all)
  * </pre>
  */
@@ -28,11 +28,15 @@ public final class ColdSuitePhases {
     private static final com.sun.management.ThreadMXBean THREAD =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    /** CPU nanoseconds and allocated bytes of the main thread, per phase: query, simulator, batches. */
+    private static final java.lang.management.ClassLoadingMXBean CLASSES = ManagementFactory.getClassLoadingMXBean();
+
+    /** CPU nanoseconds and allocated bytes of the main thread, and classes loaded, per phase: query, simulator, batches. */
     private final long[] cpu = new long[3];
     private final long[] allocated = new long[3];
+    private final long[] classes = new long[3];
     private long cpuMark;
     private long allocatedMark;
+    private long classesMark;
 
     private ColdSuitePhases() {
     }
@@ -55,7 +59,6 @@ public final class ColdSuitePhases {
     }
 
     private void round(int round, List<ColdSuiteScenarios.Scenario<?, ?, ?>> suite, Fidelity fidelity, List<String> lines) {
-        long classes = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
         Map<String, long[]> families = new LinkedHashMap<>();
         for (ColdSuiteScenarios.Scenario<?, ?, ?> s : suite) {
             long before = cpu[1] + cpu[2];
@@ -65,10 +68,13 @@ public final class ColdSuitePhases {
             family[0] = family[0] < 0 ? spent : family[0];
             family[1] += spent;
         }
-        lines.add(String.format("COLDPHASES round=%d query=%dms/%dKB simulator=%dms/%dKB batches=%dms/%dKB classes=%d",
-                round, cpu[0] / 1_000_000, allocated[0] / 1024, cpu[1] / 1_000_000, allocated[1] / 1024,
-                cpu[2] / 1_000_000, allocated[2] / 1024,
-                ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount() - classes));
+        StringBuilder phases = new StringBuilder("COLDPHASES round=" + round);
+        String[] names = {"query", "simulator", "batches"};
+        for (int p = 0; p < names.length; p++) {
+            phases.append(String.format(" %s=%dms/%dKB/%dclasses", names[p], cpu[p] / 1_000_000, allocated[p] / 1024,
+                    classes[p]));
+        }
+        lines.add(phases.toString());
         StringBuilder line = new StringBuilder("COLDFAMILIES round=" + round);
         families.forEach((name, ms) -> line.append(' ').append(name).append('=').append(ms[0]).append('/').append(ms[1]));
         lines.add(line.toString());
@@ -90,10 +96,12 @@ public final class ColdSuitePhases {
     private void start() {
         cpuMark = THREAD.getCurrentThreadCpuTime();
         allocatedMark = THREAD.getCurrentThreadAllocatedBytes();
+        classesMark = CLASSES.getTotalLoadedClassCount();
     }
 
     private void stop(int phase) {
         cpu[phase] += THREAD.getCurrentThreadCpuTime() - cpuMark;
         allocated[phase] += THREAD.getCurrentThreadAllocatedBytes() - allocatedMark;
+        classes[phase] += CLASSES.getTotalLoadedClassCount() - classesMark;
     }
 }

@@ -313,8 +313,8 @@ class BenchSmokeTest {
         List<String> lines = ColdSuitePhases.run(dev.twstester.sim.Fidelity.FAST,
                 new ColdSuiteScenarios.Sizes(ColdSuiteScenarios.SEED, 2, 2, 2, 2, 3, 4, 2), 2);
         assertThat(lines).hasSize(4);
-        assertThat(lines.get(0)).matches("COLDPHASES round=0 query=\\d+ms/\\d+KB simulator=\\d+ms/\\d+KB"
-                + " batches=\\d+ms/\\d+KB classes=\\d+");
+        assertThat(lines.get(0)).matches("COLDPHASES round=0 query=\\d+ms/\\d+KB/\\d+classes"
+                + " simulator=\\d+ms/\\d+KB/\\d+classes batches=\\d+ms/\\d+KB/\\d+classes");
         assertThat(lines.get(1)).matches("COLDFAMILIES round=0 cart=\\d+/\\d+ fraud=\\d+/\\d+ counts=\\d+/\\d+"
                 + " ttl=\\d+/\\d+");
         assertThat(lines.get(2)).startsWith("COLDPHASES round=1 ");
