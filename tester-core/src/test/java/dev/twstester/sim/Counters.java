@@ -411,4 +411,128 @@ public final class Counters {
                     + ", ratio=" + ratio + "}";
         }
     }
+
+    /** C1 with a nested bean holding a name. */
+    public static class C9 implements Counter {
+        private Integer count;
+        private String name;
+        private Nested.Inner1 inner;
+
+        public C9() {}
+
+        public C9(Integer count, String name, Nested.Inner1 inner) {
+            this.count = count;
+            this.name = name;
+            this.inner = inner;
+        }
+
+        public Integer getCount() { return count; }
+
+        public void setCount(Integer v) { count = v; }
+
+        public String getName() { return name; }
+
+        public void setName(String v) { name = v; }
+
+        public Nested.Inner1 getInner() { return inner; }
+
+        public void setInner(Nested.Inner1 v) { inner = v; }
+
+        /** The value a key starts with. */
+        public static C9 first() {
+            return new C9(1, "v9", new Nested.Inner1("in9"));
+        }
+
+        @Override
+        public C9 bump() {
+            return new C9((count == null ? -100 : count + 1), name, inner);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof C9 x && Objects.equals(count, x.count) && Objects.equals(name, x.name)
+                    && Objects.equals(inner, x.inner);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(count, name, inner);
+        }
+
+        @Override
+        public String toString() {
+            return "C9{count=" + count + ", name=" + name + ", inner=" + inner + "}";
+        }
+    }
+
+    /** C9 with a primitive int in the nested bean, and a float, a short and a byte added. */
+    public static class C10 implements Counter {
+        private Integer count;
+        private String name;
+        private Nested.Inner2 inner;
+        private float f;
+        private short s;
+        private byte b;
+
+        public C10() {}
+
+        public C10(Integer count, String name, Nested.Inner2 inner, float f, short s, byte b) {
+            this.count = count;
+            this.name = name;
+            this.inner = inner;
+            this.f = f;
+            this.s = s;
+            this.b = b;
+        }
+
+        public Integer getCount() { return count; }
+
+        public void setCount(Integer v) { count = v; }
+
+        public String getName() { return name; }
+
+        public void setName(String v) { name = v; }
+
+        public Nested.Inner2 getInner() { return inner; }
+
+        public void setInner(Nested.Inner2 v) { inner = v; }
+
+        public float getF() { return f; }
+
+        public void setF(float v) { f = v; }
+
+        public short getS() { return s; }
+
+        public void setS(short v) { s = v; }
+
+        public byte getB() { return b; }
+
+        public void setB(byte v) { b = v; }
+
+        /** The value a key starts with. */
+        public static C10 first() {
+            return new C10(1, "v10", new Nested.Inner2(1, "in10"), 1.5f, (short) 2, (byte) 3);
+        }
+
+        @Override
+        public C10 bump() {
+            return new C10((count == null ? -100 : count + 1), name, inner, f, s, b);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof C10 x && Objects.equals(count, x.count) && Objects.equals(name, x.name)
+                    && Objects.equals(inner, x.inner) && f == x.f && s == x.s && b == x.b;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(count, name, inner, f, s, b);
+        }
+
+        @Override
+        public String toString() {
+            return "C10{count=" + count + ", name=" + name + ", inner=" + inner + ", f=" + f + ", s=" + s + ", b=" + b + "}";
+        }
+    }
 }

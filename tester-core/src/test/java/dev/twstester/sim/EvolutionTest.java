@@ -181,6 +181,21 @@ class EvolutionTest {
     }
 
     @Test
+    void avro_reads_a_nested_bean_the_old_value_lacks_as_null_and_a_primitive_added_inside_one_as_zero() {
+        for (Fidelity fidelity : Fidelity.values()) {
+            TwsSimulator<String, String, String> fromC1 = ranV1("C1/long", StateEncoding.AVRO, fidelity)
+                    .restartWith(query("C10/long", StateEncoding.AVRO));
+            TwsSimulator<String, String, String> fromC9 = ranV1("C9/long", StateEncoding.AVRO, fidelity)
+                    .restartWith(query("C10/long", StateEncoding.AVRO));
+
+            assertThat(outputsAt(fromC1, 3000, "a,3")).as(fidelity.name()).containsExactly(
+                    "a c=C10{count=2, name=v1, inner=null, f=0.0, s=0, b=0} n=2");
+            assertThat(outputsAt(fromC9, 3000, "a,3")).as(fidelity.name()).containsExactly(
+                    "a c=C10{count=2, name=v9, inner={x=0, y=in9}, f=0.0, s=0, b=0} n=2");
+        }
+    }
+
+    @Test
     void a_renamed_field_reads_by_position_with_unsaferow_and_as_null_with_avro() {
         for (Fidelity fidelity : Fidelity.values()) {
             TwsSimulator<String, String, String> unsafe = ranV1("C1/long", StateEncoding.UNSAFE_ROW, fidelity)

@@ -12,7 +12,10 @@ import org.apache.spark.sql.streaming.StatefulProcessor;
 import org.apache.spark.sql.streaming.TTLConfig;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
+import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.streaming.ValueState;
+
+import dev.twstester.TwsQuery;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -30,6 +33,16 @@ public class NullKeyProcessor extends StatefulProcessor<String, String, String> 
 
     public NullKeyProcessor(String access) {
         this.access = access;
+    }
+
+    /** The processing-time query of {@code access} whose key function gives a null key for rows "null,...". */
+    public static TwsQuery<String, String, String> query(String access) {
+        return TwsQuery.builder(() -> new NullKeyProcessor(access))
+                .keyBy(s -> s.startsWith("null,") ? null : s.substring(0, s.indexOf(',')), Encoders.STRING())
+                .input(Encoders.STRING()).output(Encoders.STRING())
+                .timeMode(TimeMode.ProcessingTime()).outputMode(OutputMode.Update())
+                .trigger(Trigger.ProcessingTime(1000))
+                .build();
     }
 
     @Override

@@ -11,7 +11,6 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.api.java.function.FlatMapGroupsWithStateFunction;
 import org.apache.spark.sql.streaming.GroupStateTimeout;
 import org.apache.spark.sql.streaming.OutputMode;
-import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -32,15 +31,6 @@ import dev.twstester.sim.TwsSimulator;
  */
 @Tag("live")
 class LiveNullKeyTest {
-
-    private static TwsQuery<String, String, String> query(String access) {
-        return TwsQuery.builder(() -> new NullKeyProcessor(access))
-                .keyBy(s -> s.startsWith("null,") ? null : s.substring(0, s.indexOf(',')), Encoders.STRING())
-                .input(Encoders.STRING()).output(Encoders.STRING())
-                .timeMode(TimeMode.ProcessingTime()).outputMode(OutputMode.Update())
-                .trigger(Trigger.ProcessingTime(1000))
-                .build();
-    }
 
     private static final Scenario<String> RUN = Scenario.<String>builder()
             .batchAt(Instant.ofEpochMilli(1000), List.of("x,1")).batchAt(Instant.ofEpochMilli(2000), List.of("x,2", "null,1"))
@@ -80,7 +70,7 @@ class LiveNullKeyTest {
         "timer-delete|[INTERNAL_ERROR_TWS] Implicit key not found in state store for stateName=$procTimers_keyToTimestamp",
     })
     void a_null_key_fails_at_its_first_state_access_alike_on_both_engines(String access, String expected) {
-        TwsQuery<String, String, String> query = query(access);
+        TwsQuery<String, String, String> query = NullKeyProcessor.query(access);
         Throwable liveError = null;
         RunResult<String, String, String> live = null;
         try {
