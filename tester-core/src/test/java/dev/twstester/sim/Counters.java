@@ -465,24 +465,20 @@ public final class Counters {
         }
     }
 
-    /** C9 with a primitive int in the nested bean, and a float, a short and a byte added. */
+    /** C9 with a primitive int in the nested bean, and a float added. */
     public static class C10 implements Counter {
         private Integer count;
         private String name;
         private Nested.Inner2 inner;
         private float f;
-        private short s;
-        private byte b;
 
         public C10() {}
 
-        public C10(Integer count, String name, Nested.Inner2 inner, float f, short s, byte b) {
+        public C10(Integer count, String name, Nested.Inner2 inner, float f) {
             this.count = count;
             this.name = name;
             this.inner = inner;
             this.f = f;
-            this.s = s;
-            this.b = b;
         }
 
         public Integer getCount() { return count; }
@@ -501,38 +497,30 @@ public final class Counters {
 
         public void setF(float v) { f = v; }
 
-        public short getS() { return s; }
-
-        public void setS(short v) { s = v; }
-
-        public byte getB() { return b; }
-
-        public void setB(byte v) { b = v; }
-
         /** The value a key starts with. */
         public static C10 first() {
-            return new C10(1, "v10", new Nested.Inner2(1, "in10"), 1.5f, (short) 2, (byte) 3);
+            return new C10(1, "v10", new Nested.Inner2(1, "in10"), 1.5f);
         }
 
         @Override
         public C10 bump() {
-            return new C10((count == null ? -100 : count + 1), name, inner, f, s, b);
+            return new C10((count == null ? -100 : count + 1), name, inner, f);
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof C10 x && Objects.equals(count, x.count) && Objects.equals(name, x.name)
-                    && Objects.equals(inner, x.inner) && f == x.f && s == x.s && b == x.b;
+                    && Objects.equals(inner, x.inner) && f == x.f;
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(count, name, inner, f, s, b);
+            return Objects.hash(count, name, inner, f);
         }
 
         @Override
         public String toString() {
-            return "C10{count=" + count + ", name=" + name + ", inner=" + inner + ", f=" + f + ", s=" + s + ", b=" + b + "}";
+            return "C10{count=" + count + ", name=" + name + ", inner=" + inner + ", f=" + f + "}";
         }
     }
 }

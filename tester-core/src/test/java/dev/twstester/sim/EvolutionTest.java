@@ -189,9 +189,9 @@ class EvolutionTest {
                     .restartWith(query("C10/long", StateEncoding.AVRO));
 
             assertThat(outputsAt(fromC1, 3000, "a,3")).as(fidelity.name()).containsExactly(
-                    "a c=C10{count=2, name=v1, inner=null, f=0.0, s=0, b=0} n=2");
+                    "a c=C10{count=2, name=v1, inner=null, f=0.0} n=2");
             assertThat(outputsAt(fromC9, 3000, "a,3")).as(fidelity.name()).containsExactly(
-                    "a c=C10{count=2, name=v9, inner={x=0, y=in9}, f=0.0, s=0, b=0} n=2");
+                    "a c=C10{count=2, name=v9, inner={x=0, y=in9}, f=0.0} n=2");
         }
     }
 

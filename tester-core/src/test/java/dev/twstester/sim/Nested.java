@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * Versions of a state value bean with a nested bean and the primitive types {@link Counters.C8}
- * lacks, for how Avro reads fields an old value lacks (see {@link EvolvingProcessor}, specs "N1", "N2").
+ * The nested beans of {@link Counters.C9} and {@link Counters.C10}: how Avro reads a nested field
+ * an old value lacks (see {@link EvolvingProcessor}).
  */
 public final class Nested {
     private Nested() {}
