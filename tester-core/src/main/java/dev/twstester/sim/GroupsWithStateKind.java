@@ -50,6 +50,11 @@ final class GroupsWithStateKind<K, I, O> implements OperatorKind<K, I, O> {
     }
 
     @Override
+    public boolean implicitKeyOnly() {
+        return false;
+    }
+
+    @Override
     public boolean passesHandlerErrors() {
         return true;
     }

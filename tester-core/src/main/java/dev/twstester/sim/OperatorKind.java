@@ -36,6 +36,12 @@ interface OperatorKind<K, I, O> {
     /** Declares what exists before any batch (the legacy state variable), so state can be read and written at once. */
     void declareState(StateStore store);
 
+    /**
+     * Whether state is reached only through Spark's implicit key object, so that a null grouping
+     * key has no state ({@code transformWithState}: every access fails).
+     */
+    boolean implicitKeyOnly();
+
     /** Whether an exception from a handler passes as it is (the legacy adapter wraps the function's errors itself). */
     boolean passesHandlerErrors();
 

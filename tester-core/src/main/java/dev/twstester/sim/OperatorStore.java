@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
+import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.streaming.TimeMode;
 
 import dev.twstester.StateEncoding;
@@ -157,17 +158,23 @@ final class OperatorStore<K> implements StateAccess<K> {
         restoreTimers(data);
     }
 
-    /** {@code old}'s data as {@code variable}'s encoders read it (none: empty). */
+    /**
+     * {@code old}'s data as {@code variable}'s encoders read it (none: empty). With {@code avro} each
+     * value keeps the encoder it was written with and is resolved at each read ({@link WrittenValue});
+     * with {@code unsaferow} the stored bytes are read by position now.
+     */
     private Map<Bytes, Object> evolvedData(StateSnapshot.Variable old, StateVariable variable) {
         if (old == null) {
             return Map.of();
         }
-        boolean avro = encoding == StateEncoding.AVRO;
         int last = variable.encoders.length - 1;
-        UnaryOperator<Object> values = StateEvolution.reader(old.encoders()[old.encoders().length - 1],
-                variable.encoders[last], store.values(variable.encoders[last]), avro);
+        Encoder<?> writer = old.encoders()[old.encoders().length - 1];
+        Encoder<?> reader = variable.encoders[last];
+        UnaryOperator<Object> values = encoding == StateEncoding.AVRO
+                ? stored -> WrittenValue.keep(stored, writer, reader)
+                : StateEvolution.reader(writer, reader, store.storedForm(reader), false);
         UnaryOperator<Object> mapKeys = variable.encoders.length < 2 ? null
-                : StateEvolution.reader(old.encoders()[0], variable.encoders[0], store.values(variable.encoders[0]), false);
+                : StateEvolution.reader(old.encoders()[0], variable.encoders[0], store.storedForm(variable.encoders[0]), false);
         return values == null && mapKeys == null ? old.data()
                 : variable.convertData(old.data(), values == null ? v -> v : values, mapKeys == null ? k -> k : mapKeys);
     }

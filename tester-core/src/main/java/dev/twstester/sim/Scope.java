@@ -12,6 +12,8 @@ import dev.twstester.internal.Sneaky;
 final class Scope {
     private final Journal journal = new Journal();
     private Bytes key;
+    /** The implicit key is a null grouping key: Spark keeps none, so every state access fails. */
+    private boolean nullKey;
     private long batchTimestampMs;
     /** The running task's metrics; {@link Metrics#DISCARD} outside a batch. */
     private Metrics metrics = Metrics.DISCARD;
@@ -27,8 +29,12 @@ final class Scope {
         return key;
     }
 
+    /**
+     * The implicit key for an access to {@code stateName}; Spark's {@code implicitKeyNotFound} with no
+     * key, and with a null grouping key (Spark's tracker holds {@code Option(key)}, empty for null).
+     */
     Bytes requireKey(String stateName) {
-        if (key == null) {
+        if (key == null || nullKey) {
             // Spark's StateStoreErrors.implicitKeyNotFound
             throw Sneaky.raise(org.apache.spark.SparkException.internalError(
                     "Implicit key not found in state store for stateName=" + stateName, "TWS"));
@@ -51,6 +57,16 @@ final class Scope {
     /** Sets the implicit key (null: none). */
     void enter(Bytes key) {
         this.key = key;
+        this.nullKey = false;
+    }
+
+    /**
+     * Sets the implicit key of a handler call whose grouping key object is null: the call runs, and
+     * any state or timer access in it fails as Spark's does.
+     */
+    void enterNullKey(Bytes key) {
+        this.key = key;
+        this.nullKey = true;
     }
 
     void batchTimestamp(long ms) {

@@ -90,14 +90,14 @@ final class SimHandle implements StatefulProcessorHandle {
     @Override
     public void registerTimer(long expiryTimestampMs) {
         verifyTimers(store.timeMode(), state, "register_timer");
-        store.timers().register(store.scope().requireKey("$timers"), expiryTimestampMs);
+        store.timers().register(store.scope().requireKey(timersColumnFamily()), expiryTimestampMs);
         store.scope().metrics().add(Metric.REGISTERED_TIMERS, 1);
     }
 
     @Override
     public void deleteTimer(long expiryTimestampMs) {
         verifyTimers(store.timeMode(), state, "delete_timer");
-        store.timers().delete(store.scope().requireKey("$timers"), expiryTimestampMs);
+        store.timers().delete(store.scope().requireKey(timersColumnFamily()), expiryTimestampMs);
         store.scope().metrics().add(Metric.DELETED_TIMERS, 1);
     }
 
@@ -105,7 +105,12 @@ final class SimHandle implements StatefulProcessorHandle {
     public scala.collection.Iterator<Object> listTimers() {
         verifyTimers(store.timeMode(), state, "list_timers");
         return CollectionConverters.asScala(
-                store.timers().list(store.scope().requireKey("$timers")).stream().map(t -> (Object) t).iterator());
+                store.timers().list(store.scope().requireKey(timersColumnFamily())).stream().map(t -> (Object) t).iterator());
+    }
+
+    /** The column family Spark names when a timer access has no implicit key: {@code TimerStateUtils}' key-to-timestamp one. */
+    private String timersColumnFamily() {
+        return (store.timeMode().equals(TimeMode.EventTime()) ? "$eventTimers" : "$procTimers") + "_keyToTimestamp";
     }
 
     @Override

@@ -175,6 +175,9 @@ final class StateDifferences {
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static Object[] canonical(Object stored, Encoder<?> encoder) {
+        if (stored instanceof WrittenValue written) {
+            stored = written.readAs(encoder);
+        }
         KeyCodec codec = KeyCodec.of(encoder);
         if (stored instanceof byte[] bytes && !codec.immutable()) {
             return new Object[] {bytes, codec.decode(bytes)};

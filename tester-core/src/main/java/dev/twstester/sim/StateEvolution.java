@@ -17,6 +17,7 @@ import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.execution.streaming.state.StateStoreErrors;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataType$;
@@ -61,8 +62,9 @@ import scala.jdk.javaapi.CollectionConverters;
  *       and a variable kept by name must keep its kind ({@code STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE}).</li>
  * </ol>
  * The errors are Spark's own ({@code StateStoreErrors}). Reading: with {@code unsaferow} the new
- * encoder reads the old bytes as they are (by position); with {@code avro} by field name: a field
- * the old value lacks reads as null, a field the new schema lacks is dropped, and Avro's promotions
+ * encoder reads the old bytes as they are (by position); with {@code avro} by field name, at each
+ * read with the schema the value was written with ({@link WrittenValue}): a field the old value lacks
+ * reads as null (0 or false for a primitive field of a bean), a field the new schema lacks is dropped, and Avro's promotions
  * ({@code int} to {@code long}, {@code float}, {@code double}; {@code long} to {@code float},
  * {@code double}; {@code float} to {@code double}; {@code string} and {@code binary} both ways) apply.
  */
@@ -226,7 +228,8 @@ final class StateEvolution {
             for (int i = 0; i < values.length; i++) {
                 StructField field = toStruct.fields()[i];
                 int at = indexOf(fromStruct, field.name());
-                values[i] = at < 0 ? null : resolve(row.get(at), fromStruct.fields()[at].dataType(), field.dataType());
+                Object read = at < 0 ? null : resolve(row.get(at), fromStruct.fields()[at].dataType(), field.dataType());
+                values[i] = read == null && !field.nullable() ? zero(field.dataType()) : read;
             }
             return new GenericRowWithSchema(values, toStruct);
         }
@@ -265,6 +268,29 @@ final class StateEvolution {
             return text.getBytes(StandardCharsets.UTF_8);
         }
         return value;
+    }
+
+    /**
+     * What the new encoder reads for a null in a field it declares not nullable (a primitive of a
+     * bean): Spark's deserializer reads the row's slot without a null check, so 0 or false.
+     */
+    private static Object zero(DataType type) {
+        if (type instanceof IntegerType) {
+            return 0;
+        } else if (type instanceof LongType) {
+            return 0L;
+        } else if (type instanceof DoubleType) {
+            return 0.0d;
+        } else if (type instanceof FloatType) {
+            return 0.0f;
+        } else if (type instanceof ShortType) {
+            return (short) 0;
+        } else if (type instanceof ByteType) {
+            return (byte) 0;
+        } else if (type instanceof BooleanType) {
+            return false;
+        }
+        return null;
     }
 
     private static int indexOf(StructType struct, String name) {

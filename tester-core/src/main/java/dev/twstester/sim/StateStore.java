@@ -104,8 +104,16 @@ final class StateStore {
         return (KeyCodec<T>) codecs.computeIfAbsent(encoder, e -> KeyCodec.of(e));
     }
 
-    /** How values of {@code encoder}'s type are kept at this simulator's fidelity. */
+    /**
+     * How values of {@code encoder}'s type are kept at this simulator's fidelity; a value an earlier
+     * version wrote with Avro ({@link WrittenValue}) is read with {@code encoder} at each read.
+     */
     <T> Codec<T> values(Encoder<T> encoder) {
+        return WrittenValue.resolving(storedForm(encoder), encoder);
+    }
+
+    /** The stored form of {@code encoder}'s values: by reference, checked, or Spark's bytes. */
+    <T> Codec<T> storedForm(Encoder<T> encoder) {
         KeyCodec<T> codec = codec(encoder);
         if (fidelity == Fidelity.FAST) {
             return Codec.byReference();

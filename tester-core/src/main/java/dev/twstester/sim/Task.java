@@ -115,7 +115,11 @@ final class Task<K, I, O> {
     /** Sets the implicit key and returns a fresh key object, as Spark deserializes one per call. */
     K enter(Bytes key) {
         K k = keyObject != null && key == knownKey ? keyObject : operator.keyCodec().decode(key.array());
-        operator.store().scope().enter(key);
+        if (k == null && operator.kind().implicitKeyOnly()) {
+            operator.store().scope().enterNullKey(key);
+        } else {
+            operator.store().scope().enter(key);
+        }
         return k;
     }
 

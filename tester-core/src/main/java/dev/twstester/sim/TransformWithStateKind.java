@@ -37,6 +37,11 @@ final class TransformWithStateKind<K, I, O> implements OperatorKind<K, I, O> {
     }
 
     @Override
+    public boolean implicitKeyOnly() {
+        return true;
+    }
+
+    @Override
     public boolean passesHandlerErrors() {
         return false;
     }

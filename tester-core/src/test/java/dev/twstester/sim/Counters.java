@@ -339,4 +339,188 @@ public final class Counters {
             return "C7{" + "count=" + count + ", " + "name=" + name + ", " + "note=" + note + "}";
         }
     }
+
+    /** C1 with primitive fields added: an int, a long, a boolean and a double. */
+    public static class C8 implements Counter {
+        private Integer count;
+        private String name;
+        private int hits;
+        private long total;
+        private boolean flag;
+        private double ratio;
+
+        public C8() {}
+
+        public C8(Integer count, String name, int hits, long total, boolean flag, double ratio) {
+            this.count = count;
+            this.name = name;
+            this.hits = hits;
+            this.total = total;
+            this.flag = flag;
+            this.ratio = ratio;
+        }
+
+        public Integer getCount() { return count; }
+
+        public void setCount(Integer v) { count = v; }
+
+        public String getName() { return name; }
+
+        public void setName(String v) { name = v; }
+
+        public int getHits() { return hits; }
+
+        public void setHits(int v) { hits = v; }
+
+        public long getTotal() { return total; }
+
+        public void setTotal(long v) { total = v; }
+
+        public boolean isFlag() { return flag; }
+
+        public void setFlag(boolean v) { flag = v; }
+
+        public double getRatio() { return ratio; }
+
+        public void setRatio(double v) { ratio = v; }
+
+        /** The value a key starts with. */
+        public static C8 first() {
+            return new C8(1, "v8", 1, 10L, true, 0.5);
+        }
+
+        @Override
+        public C8 bump() {
+            return new C8((count == null ? -100 : count + 1), name, hits + 1, total + 10, !flag, ratio + 1);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof C8 x && Objects.equals(count, x.count) && Objects.equals(name, x.name) && hits == x.hits
+                    && total == x.total && flag == x.flag && ratio == x.ratio;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(count, name, hits, total, flag, ratio);
+        }
+
+        @Override
+        public String toString() {
+            return "C8{count=" + count + ", name=" + name + ", hits=" + hits + ", total=" + total + ", flag=" + flag
+                    + ", ratio=" + ratio + "}";
+        }
+    }
+
+    /** C1 with a nested bean holding a name. */
+    public static class C9 implements Counter {
+        private Integer count;
+        private String name;
+        private Nested.Inner1 inner;
+
+        public C9() {}
+
+        public C9(Integer count, String name, Nested.Inner1 inner) {
+            this.count = count;
+            this.name = name;
+            this.inner = inner;
+        }
+
+        public Integer getCount() { return count; }
+
+        public void setCount(Integer v) { count = v; }
+
+        public String getName() { return name; }
+
+        public void setName(String v) { name = v; }
+
+        public Nested.Inner1 getInner() { return inner; }
+
+        public void setInner(Nested.Inner1 v) { inner = v; }
+
+        /** The value a key starts with. */
+        public static C9 first() {
+            return new C9(1, "v9", new Nested.Inner1("in9"));
+        }
+
+        @Override
+        public C9 bump() {
+            return new C9((count == null ? -100 : count + 1), name, inner);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof C9 x && Objects.equals(count, x.count) && Objects.equals(name, x.name)
+                    && Objects.equals(inner, x.inner);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(count, name, inner);
+        }
+
+        @Override
+        public String toString() {
+            return "C9{count=" + count + ", name=" + name + ", inner=" + inner + "}";
+        }
+    }
+
+    /** C9 with a primitive int in the nested bean, and a float added. */
+    public static class C10 implements Counter {
+        private Integer count;
+        private String name;
+        private Nested.Inner2 inner;
+        private float f;
+
+        public C10() {}
+
+        public C10(Integer count, String name, Nested.Inner2 inner, float f) {
+            this.count = count;
+            this.name = name;
+            this.inner = inner;
+            this.f = f;
+        }
+
+        public Integer getCount() { return count; }
+
+        public void setCount(Integer v) { count = v; }
+
+        public String getName() { return name; }
+
+        public void setName(String v) { name = v; }
+
+        public Nested.Inner2 getInner() { return inner; }
+
+        public void setInner(Nested.Inner2 v) { inner = v; }
+
+        public float getF() { return f; }
+
+        public void setF(float v) { f = v; }
+
+        /** The value a key starts with. */
+        public static C10 first() {
+            return new C10(1, "v10", new Nested.Inner2(1, "in10"), 1.5f);
+        }
+
+        @Override
+        public C10 bump() {
+            return new C10((count == null ? -100 : count + 1), name, inner, f);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof C10 x && Objects.equals(count, x.count) && Objects.equals(name, x.name)
+                    && Objects.equals(inner, x.inner) && f == x.f;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(count, name, inner, f);
+        }
+
+        @Override
+        public String toString() {
+            return "C10{count=" + count + ", name=" + name + ", inner=" + inner + ", f=" + f + "}";
+        }
+    }
 }

@@ -142,6 +142,63 @@ class EvolutionTest {
     }
 
     @Test
+    void avro_reads_each_value_with_the_schema_it_was_written_with_so_a_dropped_field_comes_back() {
+        for (Fidelity fidelity : Fidelity.values()) {
+            TwsSimulator<String, String, String> v2 = ranV1("C1/long", StateEncoding.AVRO, fidelity)
+                    .restartWith(query("C3/long", StateEncoding.AVRO));
+            assertThat(outputsAt(v2, 3000, "a,3")).as(fidelity.name()).containsExactly("a c=C3{count=2} n=2");
+            TwsSimulator<String, String, String> v3 = v2.restartWith(query("C1/long", StateEncoding.AVRO));
+
+            // a was rewritten by v2 (no name); b was written by v1 only and reads its name again
+            assertThat(outputsAt(v3, 4000, "a,4", "b,2")).as(fidelity.name()).containsExactly(
+                    "a c=C1{count=3, name=null} n=3", "b c=C1{count=1, name=v1} n=1");
+        }
+    }
+
+    @Test
+    void a_value_kept_with_its_writer_reads_alike_in_state_views_snapshots_and_restores() throws Exception {
+        TwsSimulator<String, String, String> v2 = ranV1("C1/long", StateEncoding.AVRO, Fidelity.FULL)
+                .restartWith(query("C3/long", StateEncoding.AVRO));
+
+        assertThat(v2.state().<Counters.C3>value("c", "b")).contains(new Counters.C3(1));
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("written", ".snapshot");
+        v2.snapshot().save(file);
+        TwsSimulator<String, String, String> copy = new TwsSimulator<>(query("C3/long", StateEncoding.AVRO));
+        copy.restore(StateSnapshot.load(file));
+        java.nio.file.Files.delete(file);
+        assertThat(dev.twstester.RunComparison.simulatorVsSpark().stateDifferences(v2.snapshot(), copy.snapshot())).isEmpty();
+        assertThat(copy.restartWith(query("C1/long", StateEncoding.AVRO)).state().<Counters.C1>value("c", "b"))
+                .contains(new Counters.C1(1, "v1"));
+    }
+
+    @Test
+    void avro_reads_a_primitive_field_the_old_value_lacks_as_zero_or_false() {
+        for (Fidelity fidelity : Fidelity.values()) {
+            TwsSimulator<String, String, String> v2 = ranV1("C1/long", StateEncoding.AVRO, fidelity)
+                    .restartWith(query("C8/long", StateEncoding.AVRO));
+
+            assertThat(outputsAt(v2, 3000, "a,3")).as(fidelity.name()).containsExactly(
+                    "a c=C8{count=2, name=v1, hits=0, total=0, flag=false, ratio=0.0} n=2");
+            assertThat(v2.state().<Counters.C8>value("c", "a")).contains(new Counters.C8(3, "v1", 1, 10L, true, 1.0));
+        }
+    }
+
+    @Test
+    void avro_reads_a_nested_bean_the_old_value_lacks_as_null_and_a_primitive_added_inside_one_as_zero() {
+        for (Fidelity fidelity : Fidelity.values()) {
+            TwsSimulator<String, String, String> fromC1 = ranV1("C1/long", StateEncoding.AVRO, fidelity)
+                    .restartWith(query("C10/long", StateEncoding.AVRO));
+            TwsSimulator<String, String, String> fromC9 = ranV1("C9/long", StateEncoding.AVRO, fidelity)
+                    .restartWith(query("C10/long", StateEncoding.AVRO));
+
+            assertThat(outputsAt(fromC1, 3000, "a,3")).as(fidelity.name()).containsExactly(
+                    "a c=C10{count=2, name=v1, inner=null, f=0.0} n=2");
+            assertThat(outputsAt(fromC9, 3000, "a,3")).as(fidelity.name()).containsExactly(
+                    "a c=C10{count=2, name=v9, inner={x=0, y=in9}, f=0.0} n=2");
+        }
+    }
+
+    @Test
     void a_renamed_field_reads_by_position_with_unsaferow_and_as_null_with_avro() {
         for (Fidelity fidelity : Fidelity.values()) {
             TwsSimulator<String, String, String> unsafe = ranV1("C1/long", StateEncoding.UNSAFE_ROW, fidelity)

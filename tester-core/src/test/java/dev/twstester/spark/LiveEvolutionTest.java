@@ -52,9 +52,9 @@ class LiveEvolutionTest {
                 .build();
     }
 
-    private static final Scenario<String> BEFORE = Scenario.<String>builder()
+    static final Scenario<String> BEFORE = Scenario.<String>builder()
             .batchAt(t(1000), List.of("a,1", "b,1")).batchAt(t(2000), List.of("a,2")).build();
-    private static final Scenario<String> AFTER = Scenario.<String>builder()
+    static final Scenario<String> AFTER = Scenario.<String>builder()
             .batchAt(t(3000), List.of("a,3", "b,2")).batchAt(t(4000), List.of("a,4")).build();
 
     /** The simulator's run of the same deploy: v1 runs {@code before}, v2 restarts on its state and runs {@code after}. */
@@ -225,7 +225,7 @@ class LiveEvolutionTest {
                         live.batches().size())));
     }
 
-    private static void check(TwsQuery<String, String, String> v1, Scenario<String> before,
+    static void check(TwsQuery<String, String, String> v1, Scenario<String> before,
             TwsQuery<String, String, String> v2, Scenario<String> after, String expected, String read) {
         Throwable liveError = null;
         RunResult<String, String, String> live = null;
