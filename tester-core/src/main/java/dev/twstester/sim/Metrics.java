@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 import dev.twstester.BatchResult;
@@ -13,12 +14,15 @@ import dev.twstester.BatchResult;
  * (the handle, the state variables, the timer loop); a batch reports the sum over its tasks.
  */
 final class Metrics {
-    private static final Map<String, Integer> INDEX = new HashMap<>();
+    /** Each metric's counter index; unmodifiable, so every thread's tasks share it. */
+    private static final Map<String, Integer> INDEX = index();
 
-    static {
+    private static Map<String, Integer> index() {
+        Map<String, Integer> index = new HashMap<>();
         for (String name : BatchResult.METRIC_NAMES) {
-            INDEX.put(name, INDEX.size());
+            index.put(name, index.size());
         }
+        return Map.copyOf(index);
     }
 
     /** Counters outside a batch (the test API's state writes): never reported. */
@@ -78,12 +82,16 @@ final class Metrics {
         return Collections.unmodifiableSortedMap(named);
     }
 
-    /** Every metric at 0, in name order, and each name's counter index in that order. */
-    private static final TreeMap<String, Long> ZEROS = new TreeMap<>();
-    private static final int[] SORTED_INDEX;
+    /**
+     * Every metric at 0, in name order (unmodifiable), and each name's counter index in that order
+     * (never written after class initialization, so shared by every thread).
+     */
+    private static final SortedMap<String, Long> ZEROS = zeros();
+    private static final int[] SORTED_INDEX = ZEROS.keySet().stream().mapToInt(INDEX::get).toArray();
 
-    static {
-        INDEX.keySet().forEach(name -> ZEROS.put(name, 0L));
-        SORTED_INDEX = ZEROS.keySet().stream().mapToInt(INDEX::get).toArray();
+    private static SortedMap<String, Long> zeros() {
+        TreeMap<String, Long> zeros = new TreeMap<>();
+        INDEX.keySet().forEach(name -> zeros.put(name, 0L));
+        return Collections.unmodifiableSortedMap(zeros);
     }
 }
