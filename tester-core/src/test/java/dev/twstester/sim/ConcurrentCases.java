@@ -19,7 +19,8 @@ import dev.twstester.TwsQuery;
 /**
  * Queries of different shapes with a scenario each, for the tests that run many of them at once
  * (the simulator's {@code ConcurrentSimulatorsTest}, the live {@code LiveParallelRunsTest}): the
- * recorded ProcessingTime and EventTime experiments, initial state, TTL of every variable kind.
+ * recorded ProcessingTime and EventTime experiments (whose queries {@code LiveAgreementTest} runs
+ * too), initial state, TTL of every variable kind.
  */
 public final class ConcurrentCases {
     private ConcurrentCases() {}
@@ -90,7 +91,7 @@ public final class ConcurrentCases {
                         new Event("z", 1000, "reg:0")))
                 .batch(List.of(new Event("a", 10000, "eq-wm"), new Event("a", 10001, "timer+5"),
                         new Event("c", 5000, "old"), new Event("d", 30000, "x")))
-                .batchAt(t(2500), List.of(new Event("e", 19999, "late"), new Event("e", 20001, "emitold")))
+                .batchAt(t(2500), List.of(new Event("e", 19999, "late-vs-prev?"), new Event("e", 20001, "emitold")))
                 .batch(List.of())
                 .batch(List.of(new Event("f", 100000, "x")))
                 .build();

@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  *         "dev.twstester.spark.LiveSpark#session", "guarded by the class's lock (synchronized methods)"));
  * }</pre>
  *
- * <p>Synthetic fields (an enum's values, a switch's map, {@code $assertionsDisabled}) are left out.
+ * <p>Synthetic fields (an enum's values, a switch's map, {@code $assertionsDisabled}) are left out,
+ * and so are the classes JMH's annotation processor generates (packages {@code ...jmh_generated}).
  */
 public final class StaticState {
     private StaticState() {}
@@ -99,6 +100,7 @@ public final class StaticState {
                             && !p.endsWith("package-info.class"))
                     .map(p -> classesDir.relativize(p).toString())
                     .map(s -> s.substring(0, s.length() - ".class".length()).replace('/', '.'))
+                    .filter(name -> !name.contains(".jmh_generated."))
                     .sorted()
                     .<Class<?>>map(name -> load(name, loader))
                     .toList();
