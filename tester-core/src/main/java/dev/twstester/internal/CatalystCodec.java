@@ -24,7 +24,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * buffer, so each thread gets its own (built on the thread's first use); the resolved encoder is shared.
  */
 final class CatalystCodec<T> extends RowCodec<T> {
-    /** Resolving runs Spark's analyzer (the costly part); resolved encoders are immutable and shared. */
+    /**
+     * Resolving runs Spark's analyzer (the costly part); resolved encoders are immutable and shared
+     * by all threads through this concurrent map (each thread gets its own serializer from them).
+     */
     private static final Map<Encoder<?>, ExpressionEncoder<?>> RESOLVED = new ConcurrentHashMap<>();
 
     private final String reason;

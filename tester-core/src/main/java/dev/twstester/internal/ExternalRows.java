@@ -85,9 +85,14 @@ final class ExternalRows {
 
     // ---------------------------------------------------------------- plans
 
+    /** Every schema's plan (immutable), shared by all threads: a concurrent map. */
     private static final Map<StructType, RowStructs> PLANS = new ConcurrentHashMap<>();
 
-    /** The last schema's plan, found by identity: hashing a StructType walks all of it. */
+    /**
+     * The last schema's plan, found by identity: hashing a StructType walks all of it. A volatile
+     * reference to an immutable pair, so a thread sees either its own or another thread's last plan,
+     * each right for its schema.
+     */
     private static volatile Last last;
 
     private record Last(StructType schema, RowStructs plan) {}

@@ -34,7 +34,10 @@ import org.apache.spark.sql.types.StructType;
  * {@code dev.twstester.report} (the timeline page's and the key-isolation check's rows).
  */
 public abstract class RowCodec<T> {
-    /** Keyed by the encoder, or for beans by the bean class (hashing a bean encoder's tree costs tens of µs). */
+    /**
+     * Keyed by the encoder, or for beans by the bean class (hashing a bean encoder's tree costs tens
+     * of µs). Shared by all threads: a concurrent map of thread-safe codecs.
+     */
     private static final ConcurrentHashMap<Object, RowCodec<?>> SHARED = new ConcurrentHashMap<>();
 
     /** {@code Encoders.bean(c)} is a function of {@code c} alone, so its class identifies it. */

@@ -51,7 +51,11 @@ public final class SparkLogs {
     static final List<String> LOGGERS = List.of("org.apache.spark", "org.apache.hadoop", "org.sparkproject",
             "io.netty", "org.apache.parquet");
 
-    /** Loggers this class added to {@link #configuration}, and the level it gave them. */
+    /**
+     * Loggers this class added to {@link #configuration}, and the level it gave them. These three
+     * fields are read and written only in {@link #apply}, which holds the class's lock, so
+     * simulators and live runs starting on several threads at once set the levels once.
+     */
     private static final Set<String> OURS = new HashSet<>();
     private static Configuration configuration;
     private static Level applied;

@@ -34,6 +34,11 @@ final class AvroKeyOrder {
     /** Spark's serializer and Avro's writer for one encoder's rows nested as the one column of a row. */
     private record Writer(AvroSerializer serializer, GenericDatumWriter<Object> writer) {}
 
+    /**
+     * Shared by all threads: a concurrent map of writers that keep no state between calls (Spark's
+     * serializer builds a new Avro record per row, Avro's {@code GenericDatumWriter} only reads its
+     * schema; each call has its own output stream and encoder).
+     */
     private static final Map<Encoder<?>, Writer> WRITERS = new ConcurrentHashMap<>();
 
     /**

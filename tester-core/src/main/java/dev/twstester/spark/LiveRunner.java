@@ -54,7 +54,10 @@ import dev.twstester.sim.StateSnapshot;
  *
  * <p>Every run has its own copy of the session's settings ({@code spark.sql.shuffle.partitions}
  * among them), clock, source, sink and checkpoint, so independent scenarios can run at the same
- * time in one SparkSession: {@link #runAll(List)} runs {@link #defaultConcurrency()} at a time.
+ * time in one SparkSession: {@link #runAll(List)} runs {@link #defaultConcurrency()} at a time, and
+ * runs started from several threads at once (tests running in parallel, each on the shared
+ * {@link LiveSpark#session()}) give what each gives alone; each reads the progress of its own query
+ * and the reports of its own tasks only.
  * The shared session's {@link LiveSpark#FAST_SETTINGS} and a memory-backed checkpoint folder make
  * each run quicker without changing its result.
  *

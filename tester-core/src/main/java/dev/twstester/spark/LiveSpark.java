@@ -14,7 +14,8 @@ import dev.twstester.internal.SparkLogs;
  * (transformWithState needs it), UTC session time zone, no UI, and the {@link #FAST_SETTINGS}.
  * Created on first use and stopped when the JVM exits. Each live run gets its own clone of the
  * session (so concurrent runs can differ in {@code spark.sql.shuffle.partitions}). Spark's loggers
- * log warnings and errors only, unless configured otherwise ({@link SparkLogs}).
+ * log warnings and errors only, unless configured otherwise ({@link SparkLogs}). Thread-safe: tests
+ * running in parallel share the one session, and their runs run at the same time ({@link LiveRunner}).
  *
  * <pre>{@code
  * SparkSession spark = LiveSpark.session();   // local[2] unless -Dtwstester.spark.master=... is set
@@ -60,9 +61,13 @@ public final class LiveSpark {
      */
     public static final Map<String, String> FAST_SETTINGS = fastSettings();
 
+    /**
+     * The shared sessions, created on first use: read and written only in this class's
+     * {@code synchronized} methods, so tests on several threads get one session between them.
+     */
     private static SparkSession session;
     private static SparkSession defaults;
-    /** Deleted checkpoints that maintenance may have written to again since; deleted again on {@link #stop()}. */
+    /** Deleted checkpoints that maintenance may have written to again since; deleted again on {@link #stop()} (a concurrent set). */
     private static final java.util.Set<Path> LEFT_OVER = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private LiveSpark() {}

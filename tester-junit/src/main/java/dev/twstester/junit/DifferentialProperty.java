@@ -110,7 +110,11 @@ public final class DifferentialProperty<K, I, O> {
     private final Integer concurrency;
     /** The two runs compared: the simulator and live Spark, or two versions of the query. */
     private final Sides<K, I, O> sides;
-    /** Worker threads per concurrency, kept for the JVM so that each property does not start threads of its own. */
+    /**
+     * Worker threads per concurrency, kept for the JVM so that each property does not start threads of
+     * its own (a concurrent map): properties of tests running in parallel queue their tries on the same
+     * threads, so no more than that many live tries run at once whatever the number of tests.
+     */
     private static final Map<Integer, ExecutorService> POOLS = new ConcurrentHashMap<>();
 
     private DifferentialProperty(TwsQuery<K, I, O> query, ScenarioGenerator generator, EventFactory<I> events,

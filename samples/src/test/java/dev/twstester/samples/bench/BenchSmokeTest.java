@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -29,6 +30,7 @@ import scala.Tuple2;
  * sizes, the start-up, memory and cold-suite programs in this JVM, without JMH forks or live Spark. The
  * benchmarks themselves are run by {@code exec:exec@bench} (BENCHMARKS.md), never by {@code mvn verify}.
  */
+@Isolated("startupProgramRunsEveryCase replaces System.out to read what the programs print: another test's printing would be lost meanwhile")
 class BenchSmokeTest {
     private final Blackhole bh = new Blackhole(
             "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.twstester.FiredTimer;
@@ -23,6 +24,7 @@ import dev.twstester.junit.TestSimulator;
 import dev.twstester.junit.TwsTest;
 
 /** The three-file story: one JSON-lines file per micro-batch, as Spark's file source would read them. */
+@Isolated("runMain replaces System.out to read what the program prints: another test printing meanwhile would show in it")
 @TwsTest
 class CartStoryTest {
     static Instant at(String hhmm) {

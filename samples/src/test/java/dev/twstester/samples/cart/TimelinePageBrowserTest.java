@@ -15,6 +15,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -38,6 +40,8 @@ import dev.twstester.sim.TwsSimulator;
  * only when no Chromium is installed ({@code .ci/run} installs it, so CI always runs it); keeps
  * {@code target/timeline/cart-timeline.png}.
  */
+// the tests share one browser (starting Chromium costs seconds): one at a time, alongside other classes
+@Execution(ExecutionMode.SAME_THREAD)
 class TimelinePageBrowserTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");

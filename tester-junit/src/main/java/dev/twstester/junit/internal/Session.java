@@ -27,7 +27,8 @@ import dev.twstester.BatchResult;
  * set when the test (or lifecycle method) starts and removed when it ends, so nothing outlives the
  * test, and simulators of other tests, threads or classes are never reached (a registry of every
  * simulator alive is not needed). Assertions made on other threads than the test's mark nothing;
- * read such outputs through {@code TestSimulator.output()} instead.
+ * read such outputs through {@code TestSimulator.output()} instead. This is what keeps tests that
+ * JUnit runs in parallel apart: each thread sees only the session of the test it runs.
  *
  * <p>Both {@code AutoCloseable} (what JUnit 6 closes; {@code CloseableResource} is deprecated there)
  * and {@code CloseableResource} (all JUnit 5 closes before 5.13): each JUnit closes it once.
@@ -42,6 +43,8 @@ public final class Session implements AutoCloseable, ExtensionContext.Store.Clos
     private final Map<String, Object> byQuerySource = new LinkedHashMap<>();
     /** The sessions of the test's class and enclosing classes, whose simulators it uses too. */
     private List<Session> outer = List.of();
+    /** The thread's current session when this one began (a test run by a waiting worker thread), or null. */
+    private Session enclosing;
 
     /** A session for {@code owner}, e.g. {@code test flagsTheCart()}; shared when it spans a class. */
     public Session(String owner, boolean shared) {
@@ -103,12 +106,23 @@ public final class Session implements AutoCloseable, ExtensionContext.Store.Clos
      */
     public void begin(List<Session> outerSessions) {
         this.outer = List.copyOf(outerSessions);
+        this.enclosing = CURRENT.get();
         CURRENT.set(this);
     }
 
-    /** Ends the current thread's session. */
+    /**
+     * Ends the current thread's session: the one current before it {@link #begin began} is current
+     * again. Under JUnit's parallel execution a worker thread that waits for other tests (a test
+     * factory's dynamic tests) may run one of them in between; that test's session begins and ends
+     * inside the waiting one's, which then carries on as it was.
+     */
     public static void end() {
-        CURRENT.remove();
+        Session current = CURRENT.get();
+        if (current != null && current.enclosing != null) {
+            CURRENT.set(current.enclosing);
+        } else {
+            CURRENT.remove();
+        }
     }
 
     /** Runs {@code body} with this as the current thread's session, then restores the one before. */
