@@ -31,6 +31,7 @@ class StaticStateTest {
                 Map.entry("dev.twstester.sim.AvroKeyOrder#WRITERS", "a concurrent map of writers that keep no state"),
                 Map.entry("dev.twstester.sim.Metric#ALL", NEVER_WRITTEN_IN_PACKAGE),
                 Map.entry("dev.twstester.sim.Metric#SORTED_ORDINALS", NEVER_WRITTEN_IN_PACKAGE),
+                Map.entry("dev.twstester.sim.Metric#ZEROS", "a NamedCounts map, which refuses every write"),
                 Map.entry("dev.twstester.spark.LiveSpark#LEFT_OVER", "a concurrent set"),
                 Map.entry("dev.twstester.spark.LiveSpark#defaults", "used only in the class's synchronized methods"),
                 Map.entry("dev.twstester.spark.LiveSpark#session", "used only in the class's synchronized methods"),
