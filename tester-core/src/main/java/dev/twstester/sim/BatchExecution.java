@@ -42,12 +42,26 @@ final class BatchExecution<K, I, O> {
     }
 
     /**
-     * Runs the next micro-batch on {@code rows} and commits it; on failure nothing of it is kept and
-     * the exception propagates. {@code knownKey}, when not null, is the encoded key every row is
-     * known to have, and {@code keyObject} that key.
+     * Runs the next micro-batch on {@code rows} and commits it; on failure its state changes are
+     * rolled back, it stays in the offset log uncommitted ({@link Checkpoint#uncommitted()}) and the
+     * exception propagates. {@code knownKey}, when not null, is the encoded key every row is known
+     * to have, and {@code keyObject} that key.
      */
     BatchResult<K, I, O> run(List<I> rows, boolean hadInput, Bytes knownKey, K keyObject) {
-        Checkpoint.PlannedBatch planned = checkpoint.plan(rows, hadInput);
+        return execute(checkpoint.plan(rows, hadInput), knownKey, keyObject);
+    }
+
+    /**
+     * Runs the offset log's uncommitted batch again, as Spark does at the first trigger of a new
+     * run: the same id, rows, timestamp and watermarks, on the state of the last commit.
+     */
+    BatchResult<K, I, O> rerunUncommitted() {
+        return execute(checkpoint.uncommitted(), null, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private BatchResult<K, I, O> execute(Checkpoint.PlannedBatch planned, Bytes knownKey, K keyObject) {
+        List<I> rows = (List<I>) planned.rows();
         List<OperatorBatch<?, ?, ?>> ran;
         try {
             ran = attempt(planned, rows, knownKey, keyObject, 0);
@@ -56,7 +70,6 @@ final class BatchExecution<K, I, O> {
             }
         } catch (Throwable t) { // anything: the user's Errors and undeclared checked exceptions too
             operators.forEach(op -> op.store().rollback());
-            checkpoint.abandon(planned);
             throw t;
         }
         operators.forEach(op -> op.store().commit());

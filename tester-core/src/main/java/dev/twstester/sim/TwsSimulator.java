@@ -47,8 +47,10 @@ import dev.twstester.TwsQuery;
  * {@link #builder} adds {@code checkRetries()}, {@code realTimeMode()}, {@code keepHistory(false)}
  * and {@link SimulatorListener}s, which see every call, handler call and committed batch.
  *
- * <p>One source; partitions run one after another. A failing batch leaves everything as it was
- * before the batch and rethrows. A subclass (the JUnit extension's {@code TestSimulator}) may add
+ * <p>One source; partitions run one after another. A failing batch rethrows and stops the query,
+ * as in Spark: its state changes are rolled back, and it stays in the offset log, so the next
+ * {@link #start()}, {@link #restart()} or {@link #restartWith} runs it again first, with the same
+ * id, rows, timestamp and watermarks (see docs/faults.md). A subclass (the JUnit extension's {@code TestSimulator}) may add
  * methods; every method here is final.
  *
  * @param <K> grouping key type (the first operator's)
@@ -325,7 +327,15 @@ public class TwsSimulator<K, I, O> {
      * here); initial state is not applied again. The first trigger runs at once: rows waiting in the
      * source make a data batch (returned), whose late-row filter uses the last batch's watermark and
      * whose timers fire up to the current one. Without waiting rows no batch runs, so timers that
-     * are already due fire only with new data, after its rows.
+     * are already due fire only with new data, after its rows. After a failed batch the first
+     * trigger runs that batch again instead, as planned (its id, rows, timestamp and watermarks);
+     * the rows added since wait for the next trigger:
+     * <pre>{@code
+     * assertThatThrownBy(() -> sim.runBatch(poison)).hasRootCauseMessage("bad row");  // batch 3 fails, the query stops
+     * sim.addData(more);                                                              // waits for batch 4
+     * assertThatThrownBy(sim::start).hasRootCauseMessage("bad row");                  // batch 3 again: a crash loop
+     * TwsSimulator<String, Event, Alert> fixed = sim.restartWith(fixedQuery);         // batch 3, then 4, with the fix
+     * }</pre>
      */
     public final RunResult<K, I, O> start() {
         return calls.run(() -> new SimulatorCall<>("start()", List.of(new Scenario.Start<>()), null),
@@ -431,6 +441,7 @@ public class TwsSimulator<K, I, O> {
         deployed.loop.stop();
         Restarts.restoreEvolved(deployed.operators, checkpointed);
         deployed.position(checkpointed.position());
+        deployed.checkpoint.carryUncommitted(checkpoint);
         deployed.calls.history().addAll(calls.history());
         calls.restartedWith(deployed);
         List<I> waiting = loop.waiting();
