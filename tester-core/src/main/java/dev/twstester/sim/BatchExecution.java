@@ -28,12 +28,31 @@ final class BatchExecution<K, I, O> {
     private final Checkpoint checkpoint;
     private final SimulatorOptions options;
     private final long delayMs;
+    /** Spark's refusal of this version of the query, thrown by its every batch; null when accepted. */
+    private RuntimeException refusal;
+    /** With a refusal: the checkpoint's state, kept as it was for the next version. */
+    private List<StateSnapshot.OperatorData> refusedCheckpoint;
 
     BatchExecution(List<Operator<?, ?, ?>> operators, Checkpoint checkpoint, SimulatorOptions options, long delayMs) {
         this.operators = List.copyOf(operators);
         this.checkpoint = checkpoint;
         this.options = options;
         this.delayMs = delayMs;
+    }
+
+    /**
+     * Spark refuses this version of the query on {@code checkpoint}'s state: it fails each batch it
+     * runs with {@code error}, as Spark fails the first batch of a run that plans the refused
+     * operator, and the state stays the checkpoint's for a fixed version or a rollback.
+     */
+    void refuse(RuntimeException error, List<StateSnapshot.OperatorData> checkpoint) {
+        this.refusal = error;
+        this.refusedCheckpoint = List.copyOf(checkpoint);
+    }
+
+    /** The checkpoint's state when this version is refused ({@link #refuse}), else null. */
+    List<StateSnapshot.OperatorData> refusedCheckpoint() {
+        return refusedCheckpoint;
     }
 
     /** Every operator, in plan order. */
@@ -64,6 +83,9 @@ final class BatchExecution<K, I, O> {
         List<I> rows = (List<I>) planned.rows();
         List<OperatorBatch<?, ?, ?>> ran;
         try {
+            if (refusal != null) {
+                throw refusal;
+            }
             ran = attempt(planned, rows, knownKey, keyObject, 0);
             if (options.checkRetries()) {
                 ran = retry(planned, rows, knownKey, keyObject, ran);

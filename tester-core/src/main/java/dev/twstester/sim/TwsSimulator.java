@@ -357,8 +357,10 @@ public class TwsSimulator<K, I, O> {
      * part of it.
      */
     public final StateSnapshot snapshot() {
-        List<StateSnapshot.OperatorData> data = new ArrayList<>(operators.size());
-        operators.forEach(op -> data.add(op.store().snapshot()));
+        List<StateSnapshot.OperatorData> data = execution.refusedCheckpoint();
+        if (data == null) {
+            data = operators.stream().map(op -> op.store().snapshot()).toList();
+        }
         return new StateSnapshot(data, checkpoint.processingTimeMs(), checkpoint.watermarkMs(),
                 checkpoint.lastBatchWatermarkMs(), checkpoint.nextBatchId());
     }
@@ -386,7 +388,7 @@ public class TwsSimulator<K, I, O> {
                 });
     }
 
-    private void position(StateSnapshot.Position p) {
+    final void position(StateSnapshot.Position p) {
         position(p.processingTimeMs(), p.lastBatchWatermarkMs(), p.watermarkMs(), p.nextBatchId());
     }
 
@@ -403,19 +405,21 @@ public class TwsSimulator<K, I, O> {
     /**
      * Deploys a new version of the query on this one's state, as stopping the query and starting
      * {@code next} on the same checkpoint does: returns a simulator of {@code next} (the same number
-     * of operators, any of them a new version) with everything a checkpoint holds, the rows waiting
-     * in the source, the history, and this simulator's options and listeners; this one stays
-     * stopped. The new version's driver-side {@code init} pass runs first, then Spark's checks of
-     * each operator against the checkpoint, which throw Spark's error for a change Spark refuses
-     * ({@code STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE}, {@code STATE_STORE_INVALID_CONFIG_AFTER_RESTART}
-     * for another time or output mode, {@code STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE},
-     * {@code STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE} with the {@code unsaferow} encoding and
-     * {@code STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION} with {@code avro}); this simulator then
-     * stays stopped: {@link #start()} it to go on with the old version, as Spark would. Variables
-     * added start empty; variables dropped keep their rows for a later version that asks for them
-     * again; values are read as Spark reads them (by position with {@code unsaferow}, by field name
-     * with {@code avro}); a TTL change applies to new writes. The state encoding and the shuffle
-     * partitions stay the checkpoint's. The first trigger of the new run runs before this returns.
+     * of operators, any of them a new version) with everything a checkpoint holds (a failed batch
+     * too, which it runs first), the rows waiting in the source, the history, and this simulator's
+     * options and listeners; this one stays stopped. The new version's driver-side {@code init} pass
+     * runs first. A change Spark refuses ({@code STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE},
+     * {@code STATE_STORE_INVALID_CONFIG_AFTER_RESTART} for another time or output mode,
+     * {@code STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE}, {@code STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE}
+     * with {@code unsaferow}, {@code STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION} with {@code avro}) is
+     * deployed all the same, as Spark accepts the restart: its first batch fails with Spark's error,
+     * and the query stops with that batch in the offset log, so rolling back
+     * ({@code restartWith(oldVersion)}) runs it at its original timestamp (docs/faults.md).
+     * Variables added start empty; variables dropped keep their rows for a later version that asks
+     * for them again; values are read as Spark reads them (by position with {@code unsaferow}, by
+     * field name with {@code avro}); a TTL change applies to new writes. The state encoding and the
+     * shuffle partitions stay the checkpoint's. The first trigger of the new run runs before this
+     * returns.
      * <pre>{@code
      * TwsSimulator<String, Event, Alert> v2 = sim.restartWith(AlertsV2.query()); // the new processor's query
      * v2.runBatch(rows);                                                        // reads v1's state
@@ -425,32 +429,15 @@ public class TwsSimulator<K, I, O> {
         Objects.requireNonNull(next, "next must not be null");
         return calls.value(() -> new SimulatorCall<>(
                 "restartWith(next)", List.of(), SimulatorCall.RESTART_WITH_NOT_REPLAYABLE),
-                () -> deploy(next));
+                () -> Restarts.deploy(this, next));
     }
 
-    private TwsSimulator<K, I, O> deploy(TwsQuery<K, I, O> next) {
-        Restarts.checkNewVersion(operators, next);
-        if (loop.running()) {
-            loop.stop();
-        }
-        StateSnapshot checkpointed = snapshot();
-        // Spark keeps the checkpoint's number of shuffle partitions (its offset log's setting)
-        TwsQuery<K, I, O> version = next.shufflePartitions() == query.shufflePartitions() ? next
-                : next.withShufflePartitions(query.shufflePartitions());
-        TwsSimulator<K, I, O> deployed = options.forQuery(version).build();
-        deployed.loop.stop();
-        Restarts.restoreEvolved(deployed.operators, checkpointed);
-        deployed.position(checkpointed.position());
-        deployed.checkpoint.carryUncommitted(checkpoint);
-        deployed.calls.history().addAll(calls.history());
-        calls.restartedWith(deployed);
-        List<I> waiting = loop.waiting();
-        if (!waiting.isEmpty()) {
-            deployed.loop.addData(waiting);
-        }
-        deployed.loop.start(); // its batches are kept in the history as they commit
-        return deployed;
-    }
+    /** Parts of a simulator {@link Restarts#deploy} moves to the next version's. */
+    final MicroBatchLoop<K, I, O> loop() { return loop; }
+    final Checkpoint checkpoint() { return checkpoint; }
+    final Calls<K, I, O> calls() { return calls; }
+    final BatchExecution<K, I, O> execution() { return execution; }
+    final Builder<K, I, O> options() { return options; }
 
     /** Moves processing time forward by {@code duration}; see {@link #setProcessingTime}. */
     public final RunResult<K, I, O> advanceProcessingTime(Duration duration) {
