@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.Triggers;
 
@@ -47,6 +48,8 @@ final class MicroBatchLoop<K, I, O> {
     private final Checkpoint checkpoint;
     /** Told of every batch right after its commit, before any other batch runs. */
     private final Consumer<BatchResult<K, I, O>> committed;
+    /** Told of every batch that fails, before its exception propagates. */
+    private final Consumer<FailedBatch> failures;
     /** The trigger interval; 1 for ProcessingTime mode with a zero interval (see the class comment). */
     private final long intervalMs;
     /** A zero interval outside ProcessingTime mode: triggers run back to back until idle. */
@@ -65,10 +68,11 @@ final class MicroBatchLoop<K, I, O> {
     private final boolean availableNow;
 
     MicroBatchLoop(TwsQuery<K, I, O> query, BatchExecution<K, I, O> execution, Checkpoint checkpoint,
-            Consumer<BatchResult<K, I, O>> committed) {
+            Consumer<BatchResult<K, I, O>> committed, Consumer<FailedBatch> failures) {
         this.execution = execution;
         this.checkpoint = checkpoint;
         this.committed = committed;
+        this.failures = failures;
         long interval = query.triggerIntervalMs();
         boolean processingTime = query.operators().stream()
                 .anyMatch(op -> op.timeMode().equals(TimeMode.ProcessingTime()));
@@ -228,6 +232,11 @@ final class MicroBatchLoop<K, I, O> {
         return running;
     }
 
+    /** Whether the query stopped because a batch failed (and no start has run since). */
+    boolean failed() {
+        return failed;
+    }
+
     /** Whether the next trigger, finding no rows waiting, would run a no-data batch. */
     boolean noDataBatchPending() {
         return running && execution.wantsNoDataBatch();
@@ -310,6 +319,9 @@ final class MicroBatchLoop<K, I, O> {
         } catch (Throwable t) { // the user's Errors too: Spark's query stops on any of them
             running = false;
             failed = true;
+            Checkpoint.PlannedBatch planned = checkpoint.uncommitted();
+            failures.accept(FailedBatch.of(planned.id(), planned.hadInput(), planned.rows(), planned.timestampMs(),
+                    planned.lateWatermarkMs(), planned.evictionWatermarkMs(), t));
             throw t;
         }
         committed.accept(done);

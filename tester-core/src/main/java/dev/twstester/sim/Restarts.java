@@ -86,6 +86,7 @@ final class Restarts {
         deployed.position(checkpointed.position());
         deployed.checkpoint().carryUncommitted(from.checkpoint());
         deployed.calls().history().addAll(from.calls().history());
+        deployed.calls().failures().addAll(from.calls().failures());
         from.calls().restartedWith(deployed);
         List<I> waiting = from.loop().waiting();
         if (!waiting.isEmpty()) {

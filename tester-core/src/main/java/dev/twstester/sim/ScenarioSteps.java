@@ -1,8 +1,10 @@
 package dev.twstester.sim;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
+import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 
@@ -12,6 +14,32 @@ final class ScenarioSteps<K, I, O> implements Scenario.StepTarget<I, RunResult<K
 
     ScenarioSteps(TwsSimulator<K, I, O> simulator) {
         this.simulator = simulator;
+    }
+
+    /**
+     * Runs {@code steps}; returns the batches that committed. A step whose batch fails stops the
+     * query, and the steps after it run on, as they would with Spark's query down: rows wait, the
+     * clock moves, a start runs the failed batch again. A run that ends with the query still stopped
+     * by a failed batch throws that batch's exception.
+     */
+    List<BatchResult<K, I, O>> run(List<Scenario.Step<I>> steps) {
+        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+        RuntimeException failure = null;
+        for (Scenario.Step<I> step : steps) {
+            int failedBefore = simulator.calls().failures().size();
+            try {
+                ran.addAll(step.applyTo(this).batches());
+            } catch (RuntimeException e) {
+                if (simulator.calls().failures().size() == failedBefore) {
+                    throw e; // not a failed batch: a step the stopped query cannot run, say
+                }
+                failure = e;
+            }
+        }
+        if (simulator.loop().failed()) {
+            throw failure;
+        }
+        return ran;
     }
 
     @Override

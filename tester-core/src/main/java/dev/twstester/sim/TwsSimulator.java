@@ -101,7 +101,8 @@ public class TwsSimulator<K, I, O> {
         }
         this.operators = List.copyOf(ops);
         this.execution = new BatchExecution<>(operators, checkpoint, settings, query.watermarkDelay().toMillis());
-        this.loop = new MicroBatchLoop<>(query, execution, checkpoint, batch -> calls.committed(batch, this));
+        this.loop = new MicroBatchLoop<>(query, execution, checkpoint, batch -> calls.committed(batch, this),
+                failed -> calls.failed(failed, this));
     }
 
     /**
@@ -270,10 +271,8 @@ public class TwsSimulator<K, I, O> {
     public final RunResult<K, I, O> runBackToBack(List<List<I>> batches) {
         Objects.requireNonNull(batches, "batches must not be null");
         boolean interval = query.triggerIntervalMs() > 0;
-        List<Scenario.Step<I>> steps = new ArrayList<>();
-        if (interval) {
-            batches.forEach(rows -> steps.add(new Scenario.Input<>(rows, null)));
-        }
+        List<Scenario.Step<I>> steps = !interval ? List.of()
+                : batches.stream().<Scenario.Step<I>>map(rows -> new Scenario.Input<>(rows, null)).toList();
         String sizes = batches.stream().map(b -> String.valueOf(b.size())).reduce((a, b) -> a + ", " + b).orElse("");
         return calls.run(() -> new SimulatorCall<>(
                 "runBackToBack(" + batches.size() + " batches of " + sizes + " rows)", steps,
@@ -281,15 +280,17 @@ public class TwsSimulator<K, I, O> {
                 () -> loop.runBackToBack(batches));
     }
 
-    /** Replays every step of {@code scenario}; returns all batches that ran, in order. */
+    /**
+     * Replays every step of {@code scenario}; returns all batches that ran, in order. A step whose
+     * batch fails stops the query and the steps after it run on: a later start runs the batch again
+     * (the failures are in {@link RunResult#failures()}); a run that ends with the query still
+     * stopped by a failed batch throws its exception ({@link #history()} has the failures).
+     */
     public final RunResult<K, I, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
         return calls.run(() -> new SimulatorCall<>("run(scenario of " + scenario.steps().size() + " steps)",
                 scenario.steps(), null), () -> {
-                    List<BatchResult<K, I, O>> ran = new ArrayList<>();
-                    ScenarioSteps<K, I, O> steps = new ScenarioSteps<>(this);
-                    scenario.steps().forEach(step -> ran.addAll(step.applyTo(steps).batches()));
-                    return ran;
+                    return new ScenarioSteps<>(this).run(scenario.steps());
                 });
     }
 
@@ -526,7 +527,7 @@ public class TwsSimulator<K, I, O> {
 
     /** Every batch run so far (none when built with {@code keepHistory(false)}). */
     public final RunResult<K, I, O> history() {
-        return new RunResult<>(calls.history());
+        return new RunResult<>(calls.history(), calls.failures());
     }
 
     /**

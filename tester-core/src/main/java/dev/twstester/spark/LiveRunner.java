@@ -164,7 +164,10 @@ public final class LiveRunner<K, I, O> {
 
     /**
      * Runs every step of {@code scenario} on a new streaming query and returns the batches Spark
-     * ran. If the query fails, throws {@link LiveRunException} with the batches that completed.
+     * ran. A batch that fails stops the query and the steps after it run on: a later start runs it
+     * again (the failures are in {@link RunResult#failures()}). If the query fails otherwise, or is
+     * still stopped by a failed batch at the end, throws {@link LiveRunException} with the batches
+     * that completed and the failed batch.
      */
     public RunResult<K, I, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
@@ -208,13 +211,18 @@ public final class LiveRunner<K, I, O> {
         try {
             RunResult<K, I, O> result;
             try (LiveRun<K, I, O> run = new LiveRun<>(versions.get(0), spark, stepTimeout, checkpoint)) {
+                LiveRunException failed = null;
                 for (int i = 0; i < versions.size(); i++) {
                     if (i > 0) {
-                        run.restartWith(versions.get(i));
+                        int version = i;
+                        failed = goOnAfterFailedBatch(() -> run.restartWith(versions.get(version)), failed);
                     }
                     for (Scenario.Step<I> step : scenarios.get(i).steps()) {
-                        run.step(step);
+                        failed = goOnAfterFailedBatch(() -> run.step(step), failed);
                     }
+                }
+                if (run.stoppedByFailedBatch()) {
+                    throw failed;
                 }
                 result = run.result();
             }
@@ -231,6 +239,24 @@ public final class LiveRunner<K, I, O> {
                 // the state store's background maintenance may still write a snapshot there
                 LiveSpark.deleteWhenStopped(checkpoint);
             }
+        }
+    }
+
+    /**
+     * Runs {@code action} (a step, or a restart with the next version). A batch that fails stops the
+     * query, as in the simulator, and the run goes on: the steps after it run while the query is down
+     * (a start, or the next version, runs the batch again). Returns the failure, or {@code failed}
+     * when the action did not fail; any other failure propagates.
+     */
+    private static LiveRunException goOnAfterFailedBatch(Runnable action, LiveRunException failed) {
+        try {
+            action.run();
+            return failed;
+        } catch (LiveRunException e) {
+            if (e.failedBatch().isEmpty()) {
+                throw e;
+            }
+            return e;
         }
     }
 

@@ -2,9 +2,11 @@ package dev.twstester.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.spark.sql.Encoders;
@@ -12,8 +14,11 @@ import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunResult;
+import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.report.TimelinePage;
 
 /**
  * A failing batch as Spark has it (docs/faults.md): the query stops, the batch stays in the offset
@@ -129,5 +134,54 @@ class FailedBatchTest {
         assertThat(ran.get(2).batchId()).isEqualTo(2);
         assertThat(ran.get(2).outputs()).containsExactly("b:1@pt=0,wm=5000");
         assertThat(ran.get(3).hadInput()).isFalse();
+    }
+
+    @Test
+    void a_scenario_runs_on_after_a_failed_batch_and_listeners_and_the_timeline_see_the_failure_and_the_rerun() {
+        List<String> seen = new ArrayList<>();
+        TimelinePage<String, Event, String> page = TimelinePage.of(eventTime(false), "crash loop");
+        TwsSimulator<String, Event, String> sim = TwsSimulator.builder(eventTime(false))
+                .listener(page)
+                .listener(new SimulatorListener<>() {
+                    @Override
+                    public void callEnded(SimulatorCall<Event> call, RunResult<String, Event, String> ran,
+                            RuntimeException failure) {
+                        seen.add(call.description() + (failure == null ? "" : " threw " + failure.getClass().getSimpleName()));
+                    }
+
+                    @Override
+                    public void batchFailed(FailedBatch failed, TwsSimulator<String, Event, String> simulator) {
+                        seen.add("failed " + failed.batchId() + " at " + failed.batchTimestamp());
+                    }
+
+                    @Override
+                    public void batchCommitted(BatchResult<String, Event, String> batch,
+                            TwsSimulator<String, Event, String> simulator) {
+                        seen.add("committed " + batch.batchId());
+                    }
+                })
+                .build();
+        Scenario<Event> crashLoop = Scenario.<Event>builder()
+                .batchAt(t(1000), List.of(new Event("a", 1000, "x")))
+                .batchAt(t(2000), List.of(new Event("b", 1000, "poison")))   // batch 1 fails
+                .addData(List.of(new Event("c", 1000, "x")))                 // waits while the query is down
+                .tick(t(9000))
+                .start()                                                     // batch 1 again: fails again
+                .build();
+
+        Throwable thrown = catchThrowable(() -> sim.run(crashLoop));
+
+        assertThat(thrown).hasRootCauseMessage("poison row for key b");     // the run ends with the query stopped
+        assertThat(sim.history().failures()).extracting(FailedBatch::batchId).containsExactly(1L, 1L);
+        assertThat(sim.history().failures().get(1).summary()).isEqualTo("batch 1 (data, 1 row) at "
+                + "1970-01-01T00:00:02Z failed: TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR: poison row for key b");
+        TwsSimulator<String, Event, String> fixed = sim.restartWith(eventTime(true));
+        assertThat(fixed.history().batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L, 2L);
+        assertThat(seen).containsExactly("committed 0", "failed 1 at 1970-01-01T00:00:02Z",
+                "failed 1 at 1970-01-01T00:00:02Z", "run(scenario of 5 steps) threw ProcessorException",
+                "committed 1", "committed 2", "restartWith(next)");
+        String html = page.html();
+        assertThat(html).contains(">failed</text>", ">re-run</text>", "batch 1 (data) failed</h2>",
+                "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR", "batch 1 (data), a re-run of failed batch 1</h2>");
     }
 }

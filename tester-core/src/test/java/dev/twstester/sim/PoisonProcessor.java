@@ -27,7 +27,12 @@ public class PoisonProcessor extends StatefulProcessor<String, Event, String> {
 
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
-        count = getHandle().getValueState("count", Encoders.LONG(), TTLConfig.NONE());
+        count = getHandle().getValueState("count", Encoders.LONG(), ttl());
+    }
+
+    /** The count's TTL: none here. */
+    protected TTLConfig ttl() {
+        return TTLConfig.NONE();
     }
 
     /** Whether this version skips a poison row instead of throwing. */
@@ -77,6 +82,22 @@ public class PoisonProcessor extends StatefulProcessor<String, Event, String> {
         @Override
         protected boolean skipsPoison() {
             return true;
+        }
+    }
+
+    /** The count expires 10 s after its last write (at the writing batch's timestamp + 10 s). */
+    public static class WithTtl extends PoisonProcessor {
+        @Override
+        protected TTLConfig ttl() {
+            return new TTLConfig(java.time.Duration.ofSeconds(10));
+        }
+    }
+
+    /** A version Spark refuses on a checkpoint of the others: "count" as list state. */
+    public static class CountAsList extends PoisonProcessor {
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            getHandle().getListState("count", Encoders.LONG(), TTLConfig.NONE());
         }
     }
 }
