@@ -83,6 +83,8 @@ final class BatchExecution<K, I, O> {
         List<I> rows = (List<I>) planned.rows();
         List<OperatorBatch<?, ?, ?>> ran;
         try {
+            // planning the batch: each operator's driver-side pass, then Spark's checks against the checkpoint
+            operators.forEach(Operator::throwDriverFailure);
             if (refusal != null) {
                 throw refusal;
             }

@@ -21,6 +21,7 @@ import org.apache.spark.sql.SparkSession;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Triggers;
 import dev.twstester.sim.Fidelity;
 import dev.twstester.sim.SnapshotBuilder;
 import dev.twstester.sim.StateSnapshot;
@@ -218,6 +219,10 @@ public final class LiveRunner<K, I, O> {
                         failed = goOnAfterFailedBatch(() -> run.restartWith(versions.get(version)), failed);
                     }
                     for (Scenario.Step<I> step : scenarios.get(i).steps()) {
+                        if (run.stoppedByFailedBatch() && step instanceof Scenario.Input<I>
+                                && !Triggers.isAvailableNow(query.trigger())) {
+                            throw failed; // a batch while the query is down: the run ends with the failure
+                        }
                         failed = goOnAfterFailedBatch(() -> run.step(step), failed);
                     }
                 }

@@ -100,4 +100,12 @@ public class PoisonProcessor extends StatefulProcessor<String, Event, String> {
             getHandle().getListState("count", Encoders.LONG(), TTLConfig.NONE());
         }
     }
+
+    /** A version whose {@code init} throws, on the driver and in every task. */
+    public static class InitFails extends PoisonProcessor {
+        @Override
+        public void init(OutputMode outputMode, TimeMode timeMode) {
+            throw new IllegalStateException("init fails");
+        }
+    }
 }

@@ -58,7 +58,7 @@ class LiveFailedBatchTest {
             TwsSimulator<String, Event, String> current = sim;
             Scenario<Event> scenario = scenarios.get(i);
             Throwable failed = catchThrowable(() -> current.run(scenario));
-            assertThat(failed == null || i < versions.size() - 1).as("the last version's run fails").isTrue();
+            assertThat(failed == null || i < versions.size() - 1).as("the last version's run fails: " + failed).isTrue();
         }
         return sim.history();
     }
@@ -147,10 +147,40 @@ class LiveFailedBatchTest {
         FailedBatch failed = live.failures().get(0);
         assertThat(failed.batchId()).isEqualTo(1);
         assertThat(failed.batchTimestamp()).isEqualTo(t(3000));
-        assertThat(failed.errorClass()).isEqualTo("STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE");
+        assertThat(failed.errorClass()).isEqualTo("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE"); // a TTL value as a list without TTL
         assertThat(live.batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L, 2L);
         assertThat(live.batches().get(1).outputs()).containsExactly("a:2@pt=3000,wm=0");
         assertThat(live.batches().get(2).outputs()).containsExactly("a:1@pt=15000,wm=0");
         RunComparison.simulatorVsSpark().assertSame(simulated(versions, scenarios), live);
+    }
+
+    @Test
+    void an_init_failure_fails_batch_zero_at_every_start_until_a_fixed_version_runs_it() {
+        TwsQuery<String, Event, String> broken = query(PoisonProcessor.InitFails::new, TimeMode.ProcessingTime());
+        TwsQuery<String, Event, String> fixed = query(PoisonProcessor::new, TimeMode.ProcessingTime());
+        Scenario<Event> crash = Scenario.<Event>builder()
+                .batchAt(t(1000), List.of(new Event("a", 0, "x")))            // batch 0 fails: the driver pass
+                .tick(t(5000))
+                .start()                                                      // batch 0 again: fails
+                .build();
+        Scenario<Event> after = Scenario.<Event>builder().batchAt(t(6000), List.of(new Event("a", 0, "x"))).build();
+
+        LiveRunException crashed = org.assertj.core.api.Assertions.catchThrowableOfType(LiveRunException.class,
+                () -> LiveRunner.of(broken).run(crash));
+        assertThat(crashed.failedBatch()).isPresent();
+        assertThat(crashed.failedBatch().get().batchId()).isZero();
+        assertThat(crashed.failedBatch().get().rootMessage()).isEqualTo("init fails");
+        TwsSimulator<String, Event, String> sim = new TwsSimulator<>(broken);
+        Throwable simCrash = catchThrowable(() -> sim.run(crash));
+        assertThat(simCrash).hasRootCauseMessage("init fails");
+        assertThat(sim.history().failures()).hasSize(2).last().isEqualTo(crashed.failedBatch().get());
+
+        RunResult<String, Event, String> live = LiveRunner.of(broken).runThenRestartWith(crash, fixed, after);
+
+        assertThat(live.failures()).extracting(FailedBatch::batchId).containsExactly(0L, 0L);
+        assertThat(live.batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L);
+        assertThat(live.batches().get(0).batchTimestamp()).isEqualTo(t(1000));
+        assertThat(live.outputs()).containsExactly("a:1@pt=1000,wm=0", "a:2@pt=6000,wm=0");
+        RunComparison.simulatorVsSpark().assertSame(simulated(List.of(broken, fixed), List.of(crash, after)), live);
     }
 }
