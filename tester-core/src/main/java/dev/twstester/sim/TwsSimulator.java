@@ -324,8 +324,8 @@ public class TwsSimulator<K, I, O> {
     /**
      * Starts the stopped query again from its checkpoint, as Spark does after a failure or a
      * deploy: state, timers, the watermark, processing time and batch ids carry over; a new
-     * processor runs the driver-side {@code init}/{@code close} pass (errors it raises are thrown
-     * here); initial state is not applied again. The first trigger runs at once: rows waiting in the
+     * processor runs the driver-side {@code init}/{@code close} pass (an error it raises fails the
+     * run's first batch, as in Spark); initial state is not applied again. The first trigger runs at once: rows waiting in the
      * source make a data batch (returned), whose late-row filter uses the last batch's watermark and
      * whose timers fire up to the current one. Without waiting rows no batch runs, so timers that
      * are already due fire only with new data, after its rows. After a failed batch the first
