@@ -11,6 +11,7 @@ import java.util.List;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
@@ -27,22 +28,19 @@ import dev.twstester.report.TimelinePage;
 class FailedBatchTest {
 
     static TwsQuery<String, Event, String> eventTime(boolean fixed) {
-        return TwsQuery.builder(fixed ? PoisonProcessor.Fixed::new : PoisonProcessor::new)
-                .keyBy(Event::getKey, Encoders.STRING())
-                .input(Encoders.bean(Event.class))
-                .output(Encoders.STRING())
-                .timeMode(TimeMode.EventTime())
-                .watermark("ts", Duration.ofSeconds(5))
-                .build();
+        return query(fixed, TimeMode.EventTime()).watermark("ts", Duration.ofSeconds(5)).build();
     }
 
     static TwsQuery<String, Event, String> processingTime(boolean fixed) {
+        return query(fixed, TimeMode.ProcessingTime()).build();
+    }
+
+    private static TwsQuery.Builder<String, Event, String> query(boolean fixed, TimeMode mode) {
         return TwsQuery.builder(fixed ? PoisonProcessor.Fixed::new : PoisonProcessor::new)
                 .keyBy(Event::getKey, Encoders.STRING())
                 .input(Encoders.bean(Event.class))
                 .output(Encoders.STRING())
-                .timeMode(TimeMode.ProcessingTime())
-                .build();
+                .timeMode(mode);
     }
 
     private static Instant t(long ms) {
@@ -183,5 +181,26 @@ class FailedBatchTest {
         String html = page.html();
         assertThat(html).contains(">failed</text>", ">re-run</text>", "batch 1 (data) failed</h2>",
                 "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR", "batch 1 (data), a re-run of failed batch 1</h2>");
+    }
+
+    @Test
+    void with_available_now_each_run_runs_the_failed_batch_first_then_the_rows_that_waited() {
+        TwsQuery<String, Event, String> availableNow = eventTime(false).withTrigger(Trigger.AvailableNow());
+        TwsSimulator<String, Event, String> sim = new TwsSimulator<>(availableNow);
+        sim.runBatch(new Event("a", 10000, "x"));
+        assertThatThrownBy(() -> sim.runBatch(new Event("b", 20000, "poison"))).hasRootCauseMessage("poison row for key b");
+        long failed = sim.history().failures().get(0).batchId();
+        assertThatThrownBy(() -> sim.runBatch(new Event("c", 30000, "x"))).hasRootCauseMessage("poison row for key b");
+        assertThat(sim.waitingRows()).containsExactly(new Event("c", 30000, "x"));
+
+        TwsSimulator<String, Event, String> fixed = sim.restartWith(eventTime(true).withTrigger(Trigger.AvailableNow()));
+
+        List<BatchResult<String, Event, String>> all = fixed.history().batches();
+        int rerun = all.size() - 3;                                       // the run again, c's batch, its no-data batch
+        assertThat(all.get(rerun).batchId()).isEqualTo(failed);
+        assertThat(all.get(rerun).input()).containsExactly(new Event("b", 20000, "poison"));
+        assertThat(all.get(rerun + 1).input()).containsExactly(new Event("c", 30000, "x"));
+        assertThat(all.get(rerun + 2).hadInput()).isFalse();
+        assertThat(fixed.history().failures()).extracting(FailedBatch::batchId).containsExactly(failed, failed);
     }
 }
