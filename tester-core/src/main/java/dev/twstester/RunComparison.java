@@ -32,7 +32,8 @@ import dev.twstester.RunDifference.Aspect;
  * input row count, late watermark, eviction watermark, batch timestamp (unless ignored), dropped
  * late rows (as a multiset), outputs, fired timers. Outputs and fired timers are compared in exact
  * order when {@link #ordered(boolean) ordered} (the default) and as multisets otherwise. After the
- * pairs comes the batch count. Rows are compared with {@code equals}; row positions in messages
+ * pairs comes the batch count, then the failed batches ({@link RunResult#failures()}: each one's id,
+ * kind, row count, timestamp unless ignored, error class and root cause's message). Rows are compared with {@code equals}; row positions in messages
  * count from 0.
  *
  * <p>Ordered outputs of two batches that both {@link BatchResult#knowsOutputPartitions() know their
@@ -232,7 +233,21 @@ public final class RunComparison<O> {
                 && !ignored.contains(Aspect.BATCH_COUNT)) {
             found.add(batchCount(left, right, common));
         }
+        if (found.size() < limit && !ignored.contains(Aspect.FAILED_BATCHES)
+                && !comparable(left.failures()).equals(comparable(right.failures()))) {
+            long id = (left.failures().isEmpty() ? right : left).failures().get(0).batchId();
+            found.add(new RunDifference(id, Aspect.FAILED_BATCHES, null, left.failures(), right.failures(),
+                    "failed batches differ\n  " + leftName + ": " + left.failures() + "\n  " + rightName + ": "
+                    + right.failures()));
+        }
         return List.copyOf(found.size() > limit ? found.subList(0, limit) : found);
+    }
+
+    /** {@code failures} as compared: without timestamps when they are ignored. */
+    private List<FailedBatch> comparable(List<FailedBatch> failures) {
+        return !ignoreBatchTimestamps ? failures : failures.stream().map(f -> new FailedBatch(f.batchId(), f.hadInput(),
+                f.rows(), java.time.Instant.EPOCH, f.lateWatermark(), f.evictionWatermark(), f.errorClass(), f.rootMessage()))
+                .toList();
     }
 
     private RunDifference batchCount(RunResult<?, ?, ?> left, RunResult<?, ?, ?> right, int common) {

@@ -48,6 +48,8 @@ public record RunDifference(long batchId, Aspect aspect, Object key, Object left
         OUTPUTS("outputs"),
         FIRED_TIMERS("fired timers"),
         METRICS("metrics"),
+        /** The batches that failed ({@link RunResult#failures()}): id, kind, row count, timestamp, error. */
+        FAILED_BATCHES("failed batches"),
         /** A state variable's data for one key, in the end states ({@link RunComparison#stateDifferences}). */
         STATE("state"),
         /** One key's registered timers, in the end states ({@link RunComparison#stateDifferences}). */

@@ -13,14 +13,26 @@ import java.util.NoSuchElementException;
  * run.outputs();          // every output row of both, in order
  * }</pre>
  *
- * @param batches the batches, oldest first
+ * <p>A batch that failed stopped the query; when a later start ran on (a {@link Scenario} with a
+ * start after the failure), the failure is in {@link #failures()} and the batch, run again, among
+ * the batches with the same id.
+ *
+ * @param batches  the batches that committed, oldest first
+ * @param failures the batches that failed, oldest first (a batch that fails at every start is
+ *                 there once per start)
  * @param <K> grouping key type
  * @param <I> input row type
  * @param <O> output row type
  */
-public record RunResult<K, I, O>(List<BatchResult<K, I, O>> batches) {
+public record RunResult<K, I, O>(List<BatchResult<K, I, O>> batches, List<FailedBatch> failures) {
     public RunResult {
         batches = List.copyOf(batches);
+        failures = List.copyOf(failures);
+    }
+
+    /** The committed {@code batches} of a run in which no batch failed. */
+    public RunResult(List<BatchResult<K, I, O>> batches) {
+        this(batches, List.of());
     }
 
     /** All output rows of all batches, in order. */
@@ -72,7 +84,7 @@ public record RunResult<K, I, O>(List<BatchResult<K, I, O>> batches) {
             }
             views.add((BatchResult<K2, I2, O2>) all.get(index));
         }
-        return new RunResult<>(views);
+        return new RunResult<>(views, failures);
     }
 
     /** True when no batch ran. */

@@ -54,8 +54,10 @@ class ReplayHtmlTest {
         assertThat(r.err()).contains("twstester: timeline page written to " + page + "\n");
         String html = Files.readString(page, StandardCharsets.UTF_8);
         assertThat(html).contains("The replay stopped with an error after the last batch shown");
-        // 001.jsonl and 002.jsonl ran (with their no-data batches); 003.jsonl threw and committed nothing
-        assertThat(count(html, "<rect class=\"col\" ")).isEqualTo(4);
+        // 001.jsonl and 002.jsonl ran (with their no-data batches); 003.jsonl's batch threw and committed
+        // nothing: a column of its own, marked failed
+        assertThat(count(html, "<rect class=\"col\" ")).isEqualTo(5);
+        assertThat(count(html, ">failed</text>")).isEqualTo(1);
     }
 
     @Test

@@ -133,7 +133,8 @@ final class TimelineHtml {
             Column c = columns.get(i);
             svg.append("<text class=\"colhead\" x=\"").append(x(i)).append("\" y=\"14\">").append("b").append(c.batchId)
                     .append("</text><text class=\"colsub\" x=\"").append(x(i)).append("\" y=\"27\">")
-                    .append(c.hadInput ? "data" : "no data").append("</text>\n");
+                    .append(c.failure != null ? "failed" : c.rerun ? "re-run" : c.hadInput ? "data" : "no data")
+                    .append("</text>\n");
         }
         timeChart(wmTop, WM_HEIGHT, "watermarks", List.of(
                 new Series("late", "line-late", c -> c.lateWm, "late-event watermark (the previous batch's)"),
@@ -324,7 +325,13 @@ final class TimelineHtml {
     private void detail(StringBuilder h, int i, Column c) {
         h.append("<div class=\"detail\" id=\"detail-").append(i).append("\" data-batch=\"").append(c.batchId)
                 .append("\">\n<h2>batch ").append(c.batchId).append(c.hadInput ? " (data)" : " (no data)")
-                .append("</h2>\n<p>processing time ").append(esc(time(c.timestamp))).append("<br>late-event watermark ")
+                .append(c.failure != null ? " failed" : c.rerun ? ", a re-run of failed batch " + c.batchId : "")
+                .append("</h2>\n");
+        if (c.failure != null) {
+            h.append("<p class=\"failure\">").append(esc(c.failure)).append("<br>the query stopped; the next start "
+                    + "runs this batch again with the same rows, timestamp and watermarks</p>\n");
+        }
+        h.append("<p>processing time ").append(esc(time(c.timestamp))).append("<br>late-event watermark ")
                 .append(esc(wm(c.lateWm))).append("<br>eviction watermark ").append(esc(wm(c.evictWm))).append("</p>\n");
         list(h, "input", c.inputCount, c.input);
         list(h, "dropped late", c.droppedCount, c.dropped);

@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import org.apache.spark.sql.types.StructField;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.FiredTimer;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
@@ -217,6 +218,19 @@ public final class TimelinePage<K, I, O> implements SimulatorListener<K, I, O> {
         sample(byKey);
     }
 
+    /**
+     * Draws the failed batch as a column of its own, marked failed with its error; the batch's run at
+     * a later start, when it commits, is marked as a re-run of it.
+     */
+    @Override
+    public synchronized void batchFailed(FailedBatch failed, TwsSimulator<K, I, O> simulator) {
+        columns.addLast(new Column(failed));
+        if (columns.size() > MAX_BATCHES) {
+            columns.removeFirst();
+            batchesLeftOut++;
+        }
+    }
+
     /** The timers and state sizes of {@code key} as the view shows them now. */
     static <K> KeyState read(StateView<K> view, K key) {
         Map<String, Integer> sizes = new LinkedHashMap<>();
@@ -397,8 +411,29 @@ public final class TimelinePage<K, I, O> implements SimulatorListener<K, I, O> {
         final List<String> fired = new ArrayList<>();
         final Map<String, Long> metrics = new LinkedHashMap<>();
         final Map<Lane, Cell> cells = new HashMap<>();
+        /** For a batch that failed: its error; else null. */
+        final String failure;
+        /** Whether this committed batch is the run again of a batch that failed before. */
+        final boolean rerun;
+
+        /** A batch that failed: its rows are in the offset log, its outputs and state changes gone. */
+        Column(FailedBatch f) {
+            batchId = f.batchId();
+            hadInput = f.hadInput();
+            lateWm = f.lateWatermark().toEpochMilli();
+            evictWm = f.evictionWatermark().toEpochMilli();
+            timestamp = f.batchTimestamp().toEpochMilli();
+            inputCount = f.rows();
+            droppedCount = 0;
+            outputCount = 0;
+            firedCount = 0;
+            failure = (f.errorClass() == null ? "" : f.errorClass() + ": ") + f.rootMessage();
+            rerun = false;
+        }
 
         <K, I, O> Column(BatchResult<K, I, O> b, TimelinePage<K, I, O> page) {
+            failure = null;
+            rerun = page.columns.stream().anyMatch(c -> c.batchId == b.batchId() && c.failure != null);
             batchId = b.batchId();
             hadInput = b.hadInput();
             lateWm = b.lateWatermark().toEpochMilli();

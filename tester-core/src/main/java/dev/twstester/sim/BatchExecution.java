@@ -28,6 +28,10 @@ final class BatchExecution<K, I, O> {
     private final Checkpoint checkpoint;
     private final SimulatorOptions options;
     private final long delayMs;
+    /** Spark's refusal of this version of the query, thrown by its every batch; null when accepted. */
+    private RuntimeException refusal;
+    /** With a refusal: the checkpoint's state, kept as it was for the next version. */
+    private List<StateSnapshot.OperatorData> refusedCheckpoint;
 
     BatchExecution(List<Operator<?, ?, ?>> operators, Checkpoint checkpoint, SimulatorOptions options, long delayMs) {
         this.operators = List.copyOf(operators);
@@ -36,27 +40,60 @@ final class BatchExecution<K, I, O> {
         this.delayMs = delayMs;
     }
 
+    /**
+     * Spark refuses this version of the query on {@code checkpoint}'s state: it fails each batch it
+     * runs with {@code error}, as Spark fails the first batch of a run that plans the refused
+     * operator, and the state stays the checkpoint's for a fixed version or a rollback.
+     */
+    void refuse(RuntimeException error, List<StateSnapshot.OperatorData> checkpoint) {
+        this.refusal = error;
+        this.refusedCheckpoint = List.copyOf(checkpoint);
+    }
+
+    /** The checkpoint's state when this version is refused ({@link #refuse}), else null. */
+    List<StateSnapshot.OperatorData> refusedCheckpoint() {
+        return refusedCheckpoint;
+    }
+
     /** Every operator, in plan order. */
     List<Operator<?, ?, ?>> operators() {
         return operators;
     }
 
     /**
-     * Runs the next micro-batch on {@code rows} and commits it; on failure nothing of it is kept and
-     * the exception propagates. {@code knownKey}, when not null, is the encoded key every row is
-     * known to have, and {@code keyObject} that key.
+     * Runs the next micro-batch on {@code rows} and commits it; on failure its state changes are
+     * rolled back, it stays in the offset log uncommitted ({@link Checkpoint#uncommitted()}) and the
+     * exception propagates. {@code knownKey}, when not null, is the encoded key every row is known
+     * to have, and {@code keyObject} that key.
      */
     BatchResult<K, I, O> run(List<I> rows, boolean hadInput, Bytes knownKey, K keyObject) {
-        Checkpoint.PlannedBatch planned = checkpoint.plan(rows, hadInput);
+        return execute(checkpoint.plan(rows, hadInput), knownKey, keyObject);
+    }
+
+    /**
+     * Runs the offset log's uncommitted batch again, as Spark does at the first trigger of a new
+     * run: the same id, rows, timestamp and watermarks, on the state of the last commit.
+     */
+    BatchResult<K, I, O> rerunUncommitted() {
+        return execute(checkpoint.uncommitted(), null, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private BatchResult<K, I, O> execute(Checkpoint.PlannedBatch planned, Bytes knownKey, K keyObject) {
+        List<I> rows = (List<I>) planned.rows();
         List<OperatorBatch<?, ?, ?>> ran;
         try {
+            // planning the batch: each operator's driver-side pass, then Spark's checks against the checkpoint
+            operators.forEach(Operator::throwDriverFailure);
+            if (refusal != null) {
+                throw refusal;
+            }
             ran = attempt(planned, rows, knownKey, keyObject, 0);
             if (options.checkRetries()) {
                 ran = retry(planned, rows, knownKey, keyObject, ran);
             }
         } catch (Throwable t) { // anything: the user's Errors and undeclared checked exceptions too
             operators.forEach(op -> op.store().rollback());
-            checkpoint.abandon(planned);
             throw t;
         }
         for (Operator<?, ?, ?> op : operators) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunResult;
 
 /**
@@ -20,6 +21,8 @@ final class Calls<K, I, O> {
     private final Listeners<K, I, O> listeners;
     private final boolean keepHistory;
     private final List<BatchResult<K, I, O>> history = new ArrayList<>();
+    /** Every batch that failed, kept whatever {@code keepHistory} says (a failure stops the query). */
+    private final List<FailedBatch> failures = new ArrayList<>();
     /** How deep in calls on the simulator we are: only the outermost call is reported and kept. */
     private int depth;
 
@@ -36,6 +39,7 @@ final class Calls<K, I, O> {
             listeners.callStarted(call);
         }
         List<BatchResult<K, I, O>> batches;
+        int failedBefore = failures.size();
         depth++;
         try {
             batches = body.get();
@@ -47,7 +51,7 @@ final class Calls<K, I, O> {
         } finally {
             depth--;
         }
-        RunResult<K, I, O> ran = new RunResult<>(batches);
+        RunResult<K, I, O> ran = new RunResult<>(batches, failures.subList(failedBefore, failures.size()));
         if (call != null) {
             listeners.callEnded(call, ran, null);
         }
@@ -67,6 +71,19 @@ final class Calls<K, I, O> {
     /** Every batch kept so far. */
     List<BatchResult<K, I, O>> history() {
         return history;
+    }
+
+    /** Every batch that failed so far. */
+    List<FailedBatch> failures() {
+        return failures;
+    }
+
+    /** Keeps a failed batch and tells the listeners. */
+    void failed(FailedBatch failed, TwsSimulator<K, I, O> simulator) {
+        failures.add(failed);
+        if (!listeners.isEmpty()) {
+            listeners.batchFailed(failed, simulator);
+        }
     }
 
     /** Tells the listeners that {@code next} now runs the new version of the query. */

@@ -11,7 +11,8 @@ import java.util.List;
  *
  * <p>Spark writes a batch to the offset log before it runs (its id, its rows' offsets, its
  * timestamp and watermarks) and to the commit log once every operator has committed. A batch in
- * the offset log without a commit is one a restart runs again. Like Spark's logs, only the newest
+ * the offset log without a commit is one a restart runs again: a batch that failed stays there
+ * ({@link #uncommitted()}), and every later start runs it first. Like Spark's logs, only the newest
  * entries are kept: a restart reads nothing older.
  */
 final class Checkpoint {
@@ -120,12 +121,19 @@ final class Checkpoint {
     }
 
     /**
-     * Takes {@code batch} off the offset log: a failed batch is forgotten with its rows, and the
-     * query stands where it stood before it.
+     * The offset log's newest entry when it has no commit: a batch that failed (or was planned by a
+     * run that stopped before its commit), which the next start runs again with the same id, rows,
+     * timestamp and watermarks; null when every planned batch is committed.
      */
-    void abandon(PlannedBatch batch) {
-        if (planned == batch) {
-            planned = null;
+    PlannedBatch uncommitted() {
+        return plannedIsCommitted() ? null : planned;
+    }
+
+    /** Takes over {@code other}'s uncommitted batch, as a new version started on its checkpoint reads its offset log. */
+    void carryUncommitted(Checkpoint other) {
+        PlannedBatch pending = other.uncommitted();
+        if (pending != null) {
+            planned = pending;
         }
     }
 

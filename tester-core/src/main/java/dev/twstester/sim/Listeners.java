@@ -3,6 +3,7 @@ package dev.twstester.sim;
 import java.util.List;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunResult;
 
 /** A simulator's listeners, told in the order given. */
@@ -49,5 +50,10 @@ final class Listeners<K, I, O> implements SimulatorListener<K, I, O> {
     @Override
     public void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
         all.forEach(l -> l.batchCommitted(batch, simulator));
+    }
+
+    @Override
+    public void batchFailed(FailedBatch failed, TwsSimulator<K, I, O> simulator) {
+        all.forEach(l -> l.batchFailed(failed, simulator));
     }
 }

@@ -7,8 +7,10 @@ import java.util.List;
 import org.apache.spark.sql.streaming.TimeMode;
 
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.Triggers;
 
@@ -32,6 +34,10 @@ import dev.twstester.internal.Triggers;
  *   <li>A start runs one trigger at once; no no-data batch follows a start (the run has no
  *   previous batch), so a stop skips a pending no-data batch. A stopped query runs nothing: rows
  *   wait, the clock moves freely.</li>
+ *   <li>A batch that throws stops the query, as a failed batch stops Spark's: its state changes
+ *   are rolled back and it stays in the offset log without a commit. Every later start runs it
+ *   first, at its first trigger, with its id, rows, timestamp and watermarks from the offset log;
+ *   rows added meanwhile form the batch after it.</li>
  *   <li>{@code Trigger.AvailableNow()}: each start is one run that reads the rows waiting then (one
  *   data batch), runs the no-data batches the batches ask for, and ends by itself: the query is
  *   stopped between runs, and the short forms ({@code runBatch} and the like) start one run each.</li>
@@ -42,6 +48,8 @@ final class MicroBatchLoop<K, I, O> {
     private final Checkpoint checkpoint;
     /** Told of every batch right after its commit, before any other batch runs. */
     private final Consumer<BatchResult<K, I, O>> committed;
+    /** Told of every batch that fails, before its exception propagates. */
+    private final Consumer<FailedBatch> failures;
     /** The trigger interval; 1 for ProcessingTime mode with a zero interval (see the class comment). */
     private final long intervalMs;
     /** A zero interval outside ProcessingTime mode: triggers run back to back until idle. */
@@ -53,15 +61,18 @@ final class MicroBatchLoop<K, I, O> {
     /** Whether anything was added since then (an empty add still makes a new offset, so a batch). */
     private boolean dataWaiting;
     private boolean running = true;
+    /** Whether the query stopped because a batch failed (it is in the offset log without a commit). */
+    private boolean failed;
     private long nextTriggerMs;
     /** {@code Trigger.AvailableNow()}: every start is a run that ends when it has nothing left to do. */
     private final boolean availableNow;
 
     MicroBatchLoop(TwsQuery<K, I, O> query, BatchExecution<K, I, O> execution, Checkpoint checkpoint,
-            Consumer<BatchResult<K, I, O>> committed) {
+            Consumer<BatchResult<K, I, O>> committed, Consumer<FailedBatch> failures) {
         this.execution = execution;
         this.checkpoint = checkpoint;
         this.committed = committed;
+        this.failures = failures;
         long interval = query.triggerIntervalMs();
         boolean processingTime = false;
         for (TwsQuery<?, ?, ?> op : query.operators()) {
@@ -181,8 +192,8 @@ final class MicroBatchLoop<K, I, O> {
 
     /** Stops the query: nothing runs until {@link #start()}; a pending no-data batch will not run. */
     void stop() {
-        if (availableNow && !running) {
-            return; // an AvailableNow run has ended by itself
+        if (!running && (availableNow || failed)) {
+            return; // an AvailableNow run has ended by itself; a failed batch has stopped the query
         }
         requireRunning("stop it");
         running = false;
@@ -199,7 +210,9 @@ final class MicroBatchLoop<K, I, O> {
         newRun();
         running = true;
         List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
-        trigger(ran, null, null);
+        if (!rerunFailed(ran)) {
+            trigger(ran, null, null);
+        }
         if (backToBack) {
             untilIdle(ran);
         }
@@ -210,7 +223,8 @@ final class MicroBatchLoop<K, I, O> {
     private List<BatchResult<K, I, O>> availableNowRun(Bytes knownKey, K keyObject) {
         newRun();
         List<BatchResult<K, I, O>> ran = new ArrayList<>(2);
-        if (trigger(ran, knownKey, keyObject)) {
+        boolean reran = rerunFailed(ran);
+        if (trigger(ran, knownKey, keyObject) || reran) {
             untilIdle(ran);
         }
         return ran;
@@ -218,6 +232,11 @@ final class MicroBatchLoop<K, I, O> {
 
     boolean running() {
         return running;
+    }
+
+    /** Whether the query stopped because a batch failed (and no start has run since). */
+    boolean failed() {
+        return failed;
     }
 
     /** Whether the next trigger, finding no rows waiting, would run a no-data batch. */
@@ -257,9 +276,22 @@ final class MicroBatchLoop<K, I, O> {
     }
 
     /**
+     * The first trigger of a run, when the offset log ends in a batch without a commit: that batch
+     * runs again (true), as planned. Rows waiting in the source stay for the next trigger.
+     */
+    private boolean rerunFailed(List<BatchResult<K, I, O>> ran) {
+        if (checkpoint.uncommitted() == null) {
+            return false;
+        }
+        nextTriggerMs = nextTriggerAfter(checkpoint.processingTimeMs());
+        ran.add(committedOrStopped(execution::rerunUncommitted));
+        return true;
+    }
+
+    /**
      * One trigger at the current time; true if it ran a batch. A data batch takes every waiting row
-     * out of the source first: if it fails, its rows are gone with it (Spark would stop the query and
-     * read them again after a restart), and the state is as before the batch.
+     * out of the source first; if it fails, the rows stay with the batch in the offset log, the
+     * state is as before the batch, and the query stops.
      */
     private boolean trigger(List<BatchResult<K, I, O>> ran, Bytes knownKey, K keyObject) {
         nextTriggerMs = nextTriggerAfter(checkpoint.processingTimeMs());
@@ -278,13 +310,29 @@ final class MicroBatchLoop<K, I, O> {
     }
 
     private BatchResult<K, I, O> runBatch(List<I> rows, boolean hadInput, Bytes knownKey, K keyObject) {
-        BatchResult<K, I, O> batch = execution.run(rows, hadInput, knownKey, keyObject);
-        committed.accept(batch);
-        return batch;
+        return committedOrStopped(() -> execution.run(rows, hadInput, knownKey, keyObject));
+    }
+
+    /** Runs a batch and reports its commit; a batch that throws stops the query. */
+    private BatchResult<K, I, O> committedOrStopped(Supplier<BatchResult<K, I, O>> batch) {
+        BatchResult<K, I, O> done;
+        try {
+            done = batch.get();
+        } catch (Throwable t) { // the user's Errors too: Spark's query stops on any of them
+            running = false;
+            failed = true;
+            Checkpoint.PlannedBatch planned = checkpoint.uncommitted();
+            failures.accept(FailedBatch.of(planned.id(), planned.hadInput(), planned.rows(), planned.timestampMs(),
+                    planned.lateWatermarkMs(), planned.evictionWatermarkMs(), t));
+            throw t;
+        }
+        committed.accept(done);
+        return done;
     }
 
     /** A new run of the query on its checkpoint: every operator's driver pass, no batch ran yet. */
     private void newRun() {
+        failed = false;
         execution.operators().forEach(Operator::restart);
         checkpoint.newRun();
     }
@@ -299,6 +347,13 @@ final class MicroBatchLoop<K, I, O> {
     }
 
     private void requireRunning(String what) {
+        Checkpoint.PlannedBatch pending = checkpoint.uncommitted();
+        if (failed && pending != null) {
+            throw new IllegalStateException("the query stopped after batch " + pending.id() + " failed: start() it, "
+                    + "restart() it or deploy a fixed version with restartWith(next) before you " + what
+                    + "; the new run runs batch " + pending.id() + " again first, with its rows, timestamp and "
+                    + "watermarks (rows added meanwhile wait in the source for the batch after it)");
+        }
         if (!running) {
             throw new IllegalStateException("the query is stopped: start() it before you " + what
                     + " (rows added while it is stopped wait in the source)");

@@ -50,13 +50,16 @@ final class Operator<K, I, O> {
     private final UUID queryId;
     private UUID runId = SimHandle.randomId();
     private ProcessorCopies<StatefulProcessor<K, I, O>> processors;
+    /** What this run's driver-side pass threw (it fails every batch of the run); null when it passed. */
+    private Exception driverFailure;
     /** The last batch's metrics, shared by the next batch when its figures are the same. */
     private final Metrics.Last lastMetrics = new Metrics.Last();
 
     /**
      * Operator {@code index} of a query of {@code count} operators; {@code lateFilterColumn} is the
      * event-time column of its input, which its late-row filter reads (null: none), {@code queryWatermark}
-     * whether the query's watermark reaches it. Runs the driver-side {@code init}/{@code close} pass.
+     * whether the query's watermark reaches it. Runs the driver-side {@code init}/{@code close} pass
+     * (a failure of it fails the run's first batch).
      */
     Operator(int index, int count, TwsQuery<K, I, O> query, String lateFilterColumn, boolean queryWatermark,
             SimulatorOptions options, Listeners<?, ?, ?> listeners, UUID queryId) {
@@ -77,7 +80,7 @@ final class Operator<K, I, O> {
         this.outputEventTime = query.outputEventTimeColumn()
                 .map(c -> new EventTimeColumn<>(query.outputEncoder(), c, "outputEventTimeColumn")).orElse(null);
         kind.declareState(store.store()); // there from the start, so that state() reads and writes it before batch 0
-        this.processors = copies(driverPass());
+        startRun();
     }
 
     TwsQuery<K, I, O> query() {
@@ -152,8 +155,29 @@ final class Operator<K, I, O> {
 
     /** A restart from the checkpoint: a new run id and processor, driver pass included. */
     void restart() {
-        processors = copies(driverPass());
+        startRun();
         runId = SimHandle.randomId();
+    }
+
+    /**
+     * A run of the query starts: the driver-side pass. Spark runs it when the run plans its first
+     * batch, so its failure fails that batch ({@link #throwDriverFailure}), not the start.
+     */
+    private void startRun() {
+        try {
+            processors = copies(driverPass());
+            driverFailure = null;
+        } catch (Exception e) { // Spark's checked SparkException too (Spark 4.0's planning error)
+            processors = null;
+            driverFailure = e;
+        }
+    }
+
+    /** Throws what this run's driver-side pass threw, if it threw: the batch being planned fails with it. */
+    void throwDriverFailure() {
+        if (driverFailure != null) {
+            throw Sneaky.raise(driverFailure);
+        }
     }
 
     /**

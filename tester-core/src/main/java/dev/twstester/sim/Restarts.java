@@ -2,6 +2,8 @@ package dev.twstester.sim;
 
 import java.util.List;
 
+import org.apache.spark.SparkThrowable;
+
 import dev.twstester.TwsQuery;
 
 /**
@@ -52,5 +54,45 @@ final class Restarts {
         for (int i = 0; i < operators.size(); i++) {
             operators.get(i).store().restoreEvolved(checkpoint.operators.get(i));
         }
+    }
+
+    /**
+     * Stops {@code from} and starts {@code next} on its checkpoint: the state, the position, the
+     * offset log's uncommitted batch, the waiting rows, the history, the options and listeners move
+     * to the new version's simulator, whose first trigger runs before this returns. A new version
+     * Spark refuses (its error has a condition, such as {@code STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE})
+     * is accepted, as Spark accepts the restart: its first batch fails with the refusal, and the
+     * checkpoint's state stays as it was for a rollback ({@link BatchExecution#refuse}).
+     */
+    static <K, I, O> TwsSimulator<K, I, O> deploy(TwsSimulator<K, I, O> from, TwsQuery<K, I, O> next) {
+        checkNewVersion(from.operators(), next);
+        if (from.loop().running()) {
+            from.loop().stop();
+        }
+        StateSnapshot checkpointed = from.snapshot();
+        // Spark keeps the checkpoint's number of shuffle partitions (its offset log's setting)
+        int partitions = from.query().shufflePartitions();
+        TwsQuery<K, I, O> version = next.shufflePartitions() == partitions ? next : next.withShufflePartitions(partitions);
+        TwsSimulator<K, I, O> deployed = from.options().forQuery(version).build();
+        deployed.loop().stop();
+        try {
+            restoreEvolved(deployed.operators(), checkpointed);
+        } catch (RuntimeException e) {
+            if (!(e instanceof SparkThrowable st && st.getCondition() != null)) {
+                throw e;
+            }
+            deployed.execution().refuse(e, checkpointed.operators);
+        }
+        deployed.position(checkpointed.position());
+        deployed.checkpoint().carryUncommitted(from.checkpoint());
+        deployed.calls().history().addAll(from.calls().history());
+        deployed.calls().failures().addAll(from.calls().failures());
+        from.calls().restartedWith(deployed);
+        List<I> waiting = from.loop().waiting();
+        if (!waiting.isEmpty()) {
+            deployed.loop().addData(waiting);
+        }
+        deployed.loop().start(); // its batches are kept in the history as they commit
+        return deployed;
     }
 }

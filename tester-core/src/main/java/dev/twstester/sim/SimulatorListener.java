@@ -3,6 +3,7 @@ package dev.twstester.sim;
 import java.util.List;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunResult;
 
 /**
@@ -62,8 +63,17 @@ public interface SimulatorListener<K, I, O> {
 
     /**
      * A micro-batch was committed (by every operator); {@code simulator} already shows its state,
-     * clock and watermark. A batch that fails is not reported here.
+     * clock and watermark. A batch that fails is reported to {@link #batchFailed} instead; its run
+     * at a later start, when it commits, is reported here with the same batch id.
      */
     default void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
+    }
+
+    /**
+     * A micro-batch failed: its state changes are rolled back, the query is stopped, and
+     * {@code simulator}'s next start runs the batch again first (see docs/faults.md). Told before
+     * the exception leaves the call, which {@link #callEnded} then reports.
+     */
+    default void batchFailed(FailedBatch failed, TwsSimulator<K, I, O> simulator) {
     }
 }

@@ -47,8 +47,10 @@ import dev.twstester.TwsQuery;
  * {@link #builder} adds {@code checkRetries()}, {@code realTimeMode()}, {@code keepHistory(false)}
  * and {@link SimulatorListener}s, which see every call, handler call and committed batch.
  *
- * <p>One source; partitions run one after another. A failing batch leaves everything as it was
- * before the batch and rethrows. A subclass (the JUnit extension's {@code TestSimulator}) may add
+ * <p>One source; partitions run one after another. A failing batch rethrows and stops the query,
+ * as in Spark: its state changes are rolled back, and it stays in the offset log, so the next
+ * {@link #start()}, {@link #restart()} or {@link #restartWith} runs it again first, with the same
+ * id, rows, timestamp and watermarks (see docs/faults.md). A subclass (the JUnit extension's {@code TestSimulator}) may add
  * methods; every method here is final.
  *
  * @param <K> grouping key type (the first operator's)
@@ -99,7 +101,8 @@ public class TwsSimulator<K, I, O> {
         }
         this.operators = List.copyOf(ops);
         this.execution = new BatchExecution<>(operators, checkpoint, settings, query.watermarkDelay().toMillis());
-        this.loop = new MicroBatchLoop<>(query, execution, checkpoint, batch -> calls.committed(batch, this));
+        this.loop = new MicroBatchLoop<>(query, execution, checkpoint, batch -> calls.committed(batch, this),
+                failed -> calls.failed(failed, this));
     }
 
     /**
@@ -268,10 +271,8 @@ public class TwsSimulator<K, I, O> {
     public final RunResult<K, I, O> runBackToBack(List<List<I>> batches) {
         Objects.requireNonNull(batches, "batches must not be null");
         boolean interval = query.triggerIntervalMs() > 0;
-        List<Scenario.Step<I>> steps = new ArrayList<>();
-        if (interval) {
-            batches.forEach(rows -> steps.add(new Scenario.Input<>(rows, null)));
-        }
+        List<Scenario.Step<I>> steps = !interval ? List.of()
+                : batches.stream().<Scenario.Step<I>>map(rows -> new Scenario.Input<>(rows, null)).toList();
         String sizes = batches.stream().map(b -> String.valueOf(b.size())).reduce((a, b) -> a + ", " + b).orElse("");
         return calls.run(() -> new SimulatorCall<>(
                 "runBackToBack(" + batches.size() + " batches of " + sizes + " rows)", steps,
@@ -279,15 +280,17 @@ public class TwsSimulator<K, I, O> {
                 () -> loop.runBackToBack(batches));
     }
 
-    /** Replays every step of {@code scenario}; returns all batches that ran, in order. */
+    /**
+     * Replays every step of {@code scenario}; returns all batches that ran, in order. A step whose
+     * batch fails stops the query and the steps after it run on: a later start runs the batch again
+     * (the failures are in {@link RunResult#failures()}); a run that ends with the query still
+     * stopped by a failed batch throws its exception ({@link #history()} has the failures).
+     */
     public final RunResult<K, I, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
         return calls.run(() -> new SimulatorCall<>("run(scenario of " + scenario.steps().size() + " steps)",
                 scenario.steps(), null), () -> {
-                    List<BatchResult<K, I, O>> ran = new ArrayList<>();
-                    ScenarioSteps<K, I, O> steps = new ScenarioSteps<>(this);
-                    scenario.steps().forEach(step -> ran.addAll(step.applyTo(steps).batches()));
-                    return ran;
+                    return new ScenarioSteps<>(this).run(scenario.steps());
                 });
     }
 
@@ -321,11 +324,19 @@ public class TwsSimulator<K, I, O> {
     /**
      * Starts the stopped query again from its checkpoint, as Spark does after a failure or a
      * deploy: state, timers, the watermark, processing time and batch ids carry over; a new
-     * processor runs the driver-side {@code init}/{@code close} pass (errors it raises are thrown
-     * here); initial state is not applied again. The first trigger runs at once: rows waiting in the
+     * processor runs the driver-side {@code init}/{@code close} pass (an error it raises fails the
+     * run's first batch, as in Spark); initial state is not applied again. The first trigger runs at once: rows waiting in the
      * source make a data batch (returned), whose late-row filter uses the last batch's watermark and
      * whose timers fire up to the current one. Without waiting rows no batch runs, so timers that
-     * are already due fire only with new data, after its rows.
+     * are already due fire only with new data, after its rows. After a failed batch the first
+     * trigger runs that batch again instead, as planned (its id, rows, timestamp and watermarks);
+     * the rows added since wait for the next trigger:
+     * <pre>{@code
+     * assertThatThrownBy(() -> sim.runBatch(poison)).hasRootCauseMessage("bad row");  // batch 3 fails, the query stops
+     * sim.addData(more);                                                              // waits for batch 4
+     * assertThatThrownBy(sim::start).hasRootCauseMessage("bad row");                  // batch 3 again: a crash loop
+     * TwsSimulator<String, Event, Alert> fixed = sim.restartWith(fixedQuery);         // batch 3, then 4, with the fix
+     * }</pre>
      */
     public final RunResult<K, I, O> start() {
         return calls.run(() -> new SimulatorCall<>("start()", List.of(new Scenario.Start<>()), null),
@@ -347,8 +358,10 @@ public class TwsSimulator<K, I, O> {
      * part of it.
      */
     public final StateSnapshot snapshot() {
-        List<StateSnapshot.OperatorData> data = new ArrayList<>(operators.size());
-        operators.forEach(op -> data.add(op.store().snapshot()));
+        List<StateSnapshot.OperatorData> data = execution.refusedCheckpoint();
+        if (data == null) {
+            data = operators.stream().map(op -> op.store().snapshot()).toList();
+        }
         return new StateSnapshot(data, checkpoint.processingTimeMs(), checkpoint.watermarkMs(),
                 checkpoint.lastBatchWatermarkMs(), checkpoint.nextBatchId());
     }
@@ -376,7 +389,7 @@ public class TwsSimulator<K, I, O> {
                 });
     }
 
-    private void position(StateSnapshot.Position p) {
+    final void position(StateSnapshot.Position p) {
         position(p.processingTimeMs(), p.lastBatchWatermarkMs(), p.watermarkMs(), p.nextBatchId());
     }
 
@@ -393,19 +406,21 @@ public class TwsSimulator<K, I, O> {
     /**
      * Deploys a new version of the query on this one's state, as stopping the query and starting
      * {@code next} on the same checkpoint does: returns a simulator of {@code next} (the same number
-     * of operators, any of them a new version) with everything a checkpoint holds, the rows waiting
-     * in the source, the history, and this simulator's options and listeners; this one stays
-     * stopped. The new version's driver-side {@code init} pass runs first, then Spark's checks of
-     * each operator against the checkpoint, which throw Spark's error for a change Spark refuses
-     * ({@code STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE}, {@code STATE_STORE_INVALID_CONFIG_AFTER_RESTART}
-     * for another time or output mode, {@code STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE},
-     * {@code STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE} with the {@code unsaferow} encoding and
-     * {@code STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION} with {@code avro}); this simulator then
-     * stays stopped: {@link #start()} it to go on with the old version, as Spark would. Variables
-     * added start empty; variables dropped keep their rows for a later version that asks for them
-     * again; values are read as Spark reads them (by position with {@code unsaferow}, by field name
-     * with {@code avro}); a TTL change applies to new writes. The state encoding and the shuffle
-     * partitions stay the checkpoint's. The first trigger of the new run runs before this returns.
+     * of operators, any of them a new version) with everything a checkpoint holds (a failed batch
+     * too, which it runs first), the rows waiting in the source, the history, and this simulator's
+     * options and listeners; this one stays stopped. The new version's driver-side {@code init} pass
+     * runs first. A change Spark refuses ({@code STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE},
+     * {@code STATE_STORE_INVALID_CONFIG_AFTER_RESTART} for another time or output mode,
+     * {@code STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE}, {@code STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE}
+     * with {@code unsaferow}, {@code STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION} with {@code avro}) is
+     * deployed all the same, as Spark accepts the restart: its first batch fails with Spark's error,
+     * and the query stops with that batch in the offset log, so rolling back
+     * ({@code restartWith(oldVersion)}) runs it at its original timestamp (docs/faults.md).
+     * Variables added start empty; variables dropped keep their rows for a later version that asks
+     * for them again; values are read as Spark reads them (by position with {@code unsaferow}, by
+     * field name with {@code avro}); a TTL change applies to new writes. The state encoding and the
+     * shuffle partitions stay the checkpoint's. The first trigger of the new run runs before this
+     * returns.
      * <pre>{@code
      * TwsSimulator<String, Event, Alert> v2 = sim.restartWith(AlertsV2.query()); // the new processor's query
      * v2.runBatch(rows);                                                        // reads v1's state
@@ -415,31 +430,15 @@ public class TwsSimulator<K, I, O> {
         Objects.requireNonNull(next, "next must not be null");
         return calls.value(() -> new SimulatorCall<>(
                 "restartWith(next)", List.of(), SimulatorCall.RESTART_WITH_NOT_REPLAYABLE),
-                () -> deploy(next));
+                () -> Restarts.deploy(this, next));
     }
 
-    private TwsSimulator<K, I, O> deploy(TwsQuery<K, I, O> next) {
-        Restarts.checkNewVersion(operators, next);
-        if (loop.running()) {
-            loop.stop();
-        }
-        StateSnapshot checkpointed = snapshot();
-        // Spark keeps the checkpoint's number of shuffle partitions (its offset log's setting)
-        TwsQuery<K, I, O> version = next.shufflePartitions() == query.shufflePartitions() ? next
-                : next.withShufflePartitions(query.shufflePartitions());
-        TwsSimulator<K, I, O> deployed = options.forQuery(version).build();
-        deployed.loop.stop();
-        Restarts.restoreEvolved(deployed.operators, checkpointed);
-        deployed.position(checkpointed.position());
-        deployed.calls.history().addAll(calls.history());
-        calls.restartedWith(deployed);
-        List<I> waiting = loop.waiting();
-        if (!waiting.isEmpty()) {
-            deployed.loop.addData(waiting);
-        }
-        deployed.loop.start(); // its batches are kept in the history as they commit
-        return deployed;
-    }
+    /** Parts of a simulator {@link Restarts#deploy} moves to the next version's. */
+    final MicroBatchLoop<K, I, O> loop() { return loop; }
+    final Checkpoint checkpoint() { return checkpoint; }
+    final Calls<K, I, O> calls() { return calls; }
+    final BatchExecution<K, I, O> execution() { return execution; }
+    final Builder<K, I, O> options() { return options; }
 
     /** Moves processing time forward by {@code duration}; see {@link #setProcessingTime}. */
     public final RunResult<K, I, O> advanceProcessingTime(Duration duration) {
@@ -528,7 +527,7 @@ public class TwsSimulator<K, I, O> {
 
     /** Every batch run so far (none when built with {@code keepHistory(false)}). */
     public final RunResult<K, I, O> history() {
-        return new RunResult<>(calls.history());
+        return new RunResult<>(calls.history(), calls.failures());
     }
 
     /**

@@ -17,6 +17,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.Trigger;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
@@ -59,6 +60,12 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     private final Map<Long, StreamingQueryProgress> progress = new TreeMap<>();
     private StreamingQuery streamingQuery;
     private long lastBatchWatermarkMs;
+    /** The batches that failed, one per failure (a crash loop fails one batch at every start). */
+    private final List<FailedBatch> failures = new ArrayList<>();
+    /** The id of the batch the last failure left uncommitted in the offset log; -1 for none. */
+    private long failedBatchId = -1;
+    /** The rows that batch read: its run at the next start reads them again. */
+    private List<I> failedRows = List.of();
 
     /** {@code spark} is this run's own session, with the query's shuffle partitions set ({@link LiveSpark#forRun}). */
     LiveRun(TwsQuery<K, I, O> query, SparkSession spark, Duration timeout, Path checkpoint) {
@@ -134,7 +141,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             } else if (step instanceof Scenario.Tick<I> tick) {
                 moveClock(tick.to().toEpochMilli());
             } else if (step instanceof Scenario.Stop<I>) {
-                if (!availableNow) {
+                if (!availableNow && failedBatchId < 0) { // a failed batch has stopped the query already
                     requireRunning();
                     streamingQuery.stop();
                     running = false;
@@ -148,13 +155,44 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         } catch (LiveRunException e) {
             throw e;
         } catch (Exception e) {
-            try {
-                collect(); // the batches that completed before the failure
-            } catch (RuntimeException secondary) {
-                e.addSuppressed(secondary);
-            }
-            throw new LiveRunException("live Spark run failed at batch " + nextBatchId() + ": " + e.getMessage(), e, batches);
+            throw failure(e, "");
         }
+    }
+
+    /**
+     * The run failed with {@code e}: collects the batches that completed before it, and when a batch
+     * failed (the query stopped with an exception) records it with its offset-log entry, so the
+     * next start's run of it reads its rows; the returned exception says which batch failed.
+     */
+    private LiveRunException failure(Exception e, String when) {
+        int failedBefore = failures.size();
+        try {
+            collect(); // the batches that completed before the failure
+            if (streamingQuery != null && !streamingQuery.isActive() && streamingQuery.exception().isDefined()) {
+                recordFailedBatch(streamingQuery.exception().get());
+            }
+        } catch (RuntimeException secondary) {
+            e.addSuppressed(secondary);
+        }
+        return new LiveRunException("live Spark run failed at batch " + nextBatchId() + when + ": " + e.getMessage(), e,
+                batches, failures.size() > failedBefore ? failures.get(failures.size() - 1) : null);
+    }
+
+    private void recordFailedBatch(Throwable error) {
+        long id = nextBatchId();
+        if (id != failedBatchId) { // a new failure: it read every row waiting; a repeated one, the same rows again
+            failedRows = new ArrayList<>(waiting);
+            waiting.clear();
+            failedBatchId = id;
+        }
+        running = false;
+        long[] times = SparkStreaming.batchTimes(streamingQuery, id);
+        failures.add(FailedBatch.of(id, !failedRows.isEmpty(), failedRows, times[0], lastBatchWatermarkMs, times[1], error));
+    }
+
+    /** Whether the last failure left a batch uncommitted that the next start runs again. */
+    boolean stoppedByFailedBatch() {
+        return failedBatchId >= 0 && !running;
     }
 
     /**
@@ -184,13 +222,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             start();
             collect();
         } catch (Exception e) {
-            try {
-                collect();
-            } catch (RuntimeException secondary) {
-                e.addSuppressed(secondary);
-            }
-            throw new LiveRunException("live Spark run failed at batch " + nextBatchId() + " after the restart with "
-                    + "the new version: " + e.getMessage(), e, batches);
+            throw failure(e, " after the restart with the new version");
         }
     }
 
@@ -318,7 +350,11 @@ final class LiveRun<K, I, O> implements AutoCloseable {
             if (e.getKey() >= nextBatchId()) {
                 StreamingQueryProgress p = e.getValue();
                 List<I> rows = null;
-                if (readSource(p)) {
+                if (e.getKey() == failedBatchId) { // the failed batch, run again: the rows it read before
+                    rows = readSource(p) ? failedRows : null;
+                    failedBatchId = -1;
+                    failedRows = List.of();
+                } else if (readSource(p)) {
                     rows = new ArrayList<>(waiting);
                     waiting.clear();
                 }
@@ -385,7 +421,7 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     }
 
     RunResult<K, I, O> result() {
-        return new RunResult<>(batches);
+        return new RunResult<>(batches, failures);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.apache.spark.SparkThrowable;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 
 /**
  * A live Spark query failed. The cause is Spark's own exception (for a failed batch the
@@ -21,10 +22,26 @@ public final class LiveRunException extends RuntimeException {
     private static final String STREAM_FAILED = "STREAM_FAILED";
 
     private final transient List<? extends BatchResult<?, ?, ?>> completed;
+    private final FailedBatch failedBatch;
 
     LiveRunException(String message, Throwable cause, List<? extends BatchResult<?, ?, ?>> completed) {
+        this(message, cause, completed, null);
+    }
+
+    LiveRunException(String message, Throwable cause, List<? extends BatchResult<?, ?, ?>> completed,
+            FailedBatch failedBatch) {
         super(message, cause);
         this.completed = List.copyOf(completed);
+        this.failedBatch = failedBatch;
+    }
+
+    /**
+     * The batch that failed and stopped the query (it stays in the offset log, and the next start
+     * runs it again), read from the offset log; empty when the run failed otherwise (the query did
+     * not start, a step timed out).
+     */
+    public Optional<FailedBatch> failedBatch() {
+        return Optional.ofNullable(failedBatch);
     }
 
     /**

@@ -21,6 +21,7 @@ import org.apache.spark.sql.SparkSession;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.internal.Triggers;
 import dev.twstester.sim.Fidelity;
 import dev.twstester.sim.SnapshotBuilder;
 import dev.twstester.sim.StateSnapshot;
@@ -167,7 +168,10 @@ public final class LiveRunner<K, I, O> {
 
     /**
      * Runs every step of {@code scenario} on a new streaming query and returns the batches Spark
-     * ran. If the query fails, throws {@link LiveRunException} with the batches that completed.
+     * ran. A batch that fails stops the query and the steps after it run on: a later start runs it
+     * again (the failures are in {@link RunResult#failures()}). If the query fails otherwise, or is
+     * still stopped by a failed batch at the end, throws {@link LiveRunException} with the batches
+     * that completed and the failed batch.
      */
     public RunResult<K, I, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
@@ -211,13 +215,22 @@ public final class LiveRunner<K, I, O> {
         try {
             RunResult<K, I, O> result;
             try (LiveRun<K, I, O> run = new LiveRun<>(versions.get(0), spark, stepTimeout, checkpoint)) {
+                LiveRunException failed = null;
                 for (int i = 0; i < versions.size(); i++) {
                     if (i > 0) {
-                        run.restartWith(versions.get(i));
+                        int version = i;
+                        failed = goOnAfterFailedBatch(() -> run.restartWith(versions.get(version)), failed);
                     }
                     for (Scenario.Step<I> step : scenarios.get(i).steps()) {
-                        run.step(step);
+                        if (run.stoppedByFailedBatch() && step instanceof Scenario.Input<I>
+                                && !Triggers.isAvailableNow(query.trigger())) {
+                            throw failed; // a batch while the query is down: the run ends with the failure
+                        }
+                        failed = goOnAfterFailedBatch(() -> run.step(step), failed);
                     }
+                }
+                if (run.stoppedByFailedBatch()) {
+                    throw failed;
                 }
                 result = run.result();
             }
@@ -234,6 +247,24 @@ public final class LiveRunner<K, I, O> {
                 // the state store's background maintenance may still write a snapshot there
                 LiveSpark.deleteWhenStopped(checkpoint);
             }
+        }
+    }
+
+    /**
+     * Runs {@code action} (a step, or a restart with the next version). A batch that fails stops the
+     * query, as in the simulator, and the run goes on: the steps after it run while the query is down
+     * (a start, or the next version, runs the batch again). Returns the failure, or {@code failed}
+     * when the action did not fail; any other failure propagates.
+     */
+    private static LiveRunException goOnAfterFailedBatch(Runnable action, LiveRunException failed) {
+        try {
+            action.run();
+            return failed;
+        } catch (LiveRunException e) {
+            if (e.failedBatch().isEmpty()) {
+                throw e;
+            }
+            return e;
         }
     }
 

@@ -144,10 +144,14 @@ class ChainSimulatorTest {
         assertThat(sim.<Object>state(1).value("count", "a")).contains(1L);
         assertThat(sim.watermark()).isEqualTo(ms(5000));
 
-        // the same rows without the failing one run as if the failed batch never happened
-        RunResult<String, Event, OutEvent> run = sim.runBatch(new Event("a1", 11000, "x"));
-        assertThat(up(run).batches().get(0).batchId()).isEqualTo(2);
-        assertThat(sim.state().value("n", "a1")).contains(2L);
+        // the query stopped; a start runs batch 2 again, with its rows, and it fails in both operators again
+        assertThatThrownBy(() -> sim.runBatch(new Event("a1", 11000, "x")))
+                .hasMessageContaining("the query stopped after batch 2 failed");
+        ProcessorException again = catchThrowableOfType(ProcessorException.class, sim::start);
+        assertThat(again.getMessage()).contains("boom from b1");
+        assertThat(sim.nextBatchId()).isEqualTo(2);
+        assertThat(sim.state().value("n", "a1")).contains(1L);
+        assertThat(sim.<Object>state(1).value("count", "a")).contains(1L);
     }
 
     @Test

@@ -73,7 +73,7 @@ class ErrorMatrixTest {
         assertThat(sim.nextBatchId()).as("the failed batch commits nothing").isZero();
     }
 
-    @ParameterizedTest(name = "{0}@{1} fails when the query starts with {2}")
+    @ParameterizedTest(name = "{0}@{1} fails the first batch with {2}")
     @CsvSource(delimiter = '|', value = {
         "timer-in-init|proc|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE|operation=register_timer with invalid handle state=PRE_INIT",
         "state-get-in-init|none|STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE|operation=v.get with invalid handle state=PRE_INIT",
@@ -83,10 +83,16 @@ class ErrorMatrixTest {
         "dup-value-list|none|STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED|State variable with name x has already been defined in the StatefulProcessor",
         "boom-init|none|TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR|An error occurred in the user-defined function init of the StatefulProcessor. Reason: boom in init.",
     })
-    void spec_1_1_driver_side_errors_fail_at_query_start(String mode, String time, String condition, String message) {
-        Throwable thrown = catchThrowable(() -> new TwsSimulator<>(query(mode, mode(time))));
+    void spec_1_1_driver_side_errors_fail_the_first_batch(String mode, String time, String condition, String message) {
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(query(mode, mode(time))); // Spark starts the query
+        Throwable thrown = catchThrowable(() -> sim.runBatch("k1"));
         assertThat(thrown).isInstanceOf(SparkThrowable.class).hasMessageContaining(message);
         assertThat(((SparkThrowable) thrown).getCondition()).isEqualTo(condition);
+        assertThat(sim.nextBatchId()).as("batch 0 failed: nothing committed").isZero();
+        // every start runs the driver pass again, and batch 0 fails again
+        Throwable again = catchThrowable(sim::start);
+        assertThat(((SparkThrowable) again).getCondition()).isEqualTo(condition);
+        assertThat(sim.history().failures()).extracting(f -> f.batchId()).containsExactly(0L, 0L);
     }
 
     @Test
@@ -170,14 +176,14 @@ class ErrorMatrixTest {
     @Test
     void spark_4_0_lets_an_exception_of_the_driver_side_init_through_as_it_is() {
         Throwable e = catchThrowable(() -> TwsSimulator.builder(query("boom-init", TimeMode.None()))
-                .sparkLine(SparkLine.V4_0).build());
+                .sparkLine(SparkLine.V4_0).build().runBatch("k1")); // the driver pass fails the first batch
         assertThat(e).isExactlyInstanceOf(IllegalArgumentException.class).hasMessage("boom in init");
     }
 
     @Test
     void spark_4_0_hands_null_state_variables_to_the_driver_side_init_and_plans_the_npe_as_internal_error() {
         Throwable e = catchThrowable(() -> TwsSimulator.builder(query("state-get-in-init", TimeMode.None()))
-                .sparkLine(SparkLine.V4_0).build());
+                .sparkLine(SparkLine.V4_0).build().runBatch("k1"));
         assertThat(e).isInstanceOf(SparkException.class);
         assertThat(((SparkException) e).getCondition()).isEqualTo("INTERNAL_ERROR");
         assertThat(e).hasMessageStartingWith("[INTERNAL_ERROR] The Spark SQL phase planning failed with an internal error.");

@@ -54,6 +54,17 @@ class EvolutionTest {
         return sim;
     }
 
+    /**
+     * Deploys {@code next}, which Spark accepts as a restart, and returns the error its first data
+     * batch (at 3000, "a,3") fails with: where Spark refuses a new version.
+     */
+    private static Throwable refusedAtFirstBatch(TwsSimulator<String, String, String> v1,
+            TwsQuery<String, String, String> next) {
+        TwsSimulator<String, String, String> deployed = v1.restartWith(next);
+        assertThat(deployed.history().batches()).hasSize(v1.history().batches().size()); // nothing ran at the restart
+        return catchThrowable(() -> outputsAt(deployed, 3000, "a,3"));
+    }
+
     private static List<String> outputsAt(TwsSimulator<String, String, String> sim, long ms, String... rows) {
         return sim.runBatchAt(t(ms), List.of(rows)).outputs();
     }
@@ -115,7 +126,8 @@ class EvolutionTest {
     void unsaferow_refuses_a_value_field_added_or_widened_with_sparks_error_and_the_old_version_can_go_on() {
         TwsSimulator<String, String, String> v1 = ranV1("C1/long", StateEncoding.UNSAFE_ROW, Fidelity.FULL);
 
-        Throwable refused = catchThrowable(() -> v1.restartWith(query("C2/long", StateEncoding.UNSAFE_ROW)));
+        TwsSimulator<String, String, String> v2 = v1.restartWith(query("C2/long", StateEncoding.UNSAFE_ROW));
+        Throwable refused = catchThrowable(() -> outputsAt(v2, 3000, "a,3"));
 
         assertThat(refused).isInstanceOf(org.apache.spark.SparkUnsupportedOperationException.class);
         assertThat(((SparkThrowable) refused).getCondition()).isEqualTo("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE");
@@ -123,10 +135,12 @@ class EvolutionTest {
                 "storedValueSchema", C1_SCHEMA,
                 "newValueSchema", "StructType(StructField(count,LongType,true),StructField(name,StringType,true),"
                         + "StructField(note,StringType,true))"));
-        // the old version restarts on its checkpoint, as Spark's would
-        assertThat(v1.isRunning()).isFalse();
-        v1.start();
-        assertThat(outputsAt(v1, 3000, "a,3")).containsExactly("a c=C1{count=2, name=v1} n=2");
+        // the refused batch 2 is in the offset log: the old version, deployed again, runs it first, at 3000
+        assertThat(v2.isRunning()).isFalse();
+        TwsSimulator<String, String, String> back = v2.restartWith(query("C1/long", StateEncoding.UNSAFE_ROW));
+        assertThat(back.history().lastBatch().batchId()).isEqualTo(2);
+        assertThat(back.history().lastBatch().batchTimestamp()).isEqualTo(t(3000));
+        assertThat(back.history().lastBatch().outputs()).containsExactly("a c=C1{count=2, name=v1} n=2");
     }
 
     @Test
@@ -215,7 +229,7 @@ class EvolutionTest {
     void a_kind_change_of_a_kept_variable_fails_with_the_variable_type_change() {
         TwsSimulator<String, String, String> v1 = ranV1("C1/long", StateEncoding.UNSAFE_ROW, Fidelity.FULL);
 
-        Throwable refused = catchThrowable(() -> v1.restartWith(query("C1/list", StateEncoding.UNSAFE_ROW)));
+        Throwable refused = refusedAtFirstBatch(v1, query("C1/list", StateEncoding.UNSAFE_ROW));
 
         assertThat(((SparkThrowable) refused).getCondition()).isEqualTo("STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE");
         assertThat(((SparkThrowable) refused).getMessageParameters()).containsExactlyInAnyOrderEntriesOf(Map.of(
@@ -226,10 +240,10 @@ class EvolutionTest {
     void a_time_mode_or_output_mode_change_fails_with_the_invalid_config() {
         TwsSimulator<String, String, String> v1 = ranV1("C1/long", StateEncoding.UNSAFE_ROW, Fidelity.FULL);
 
-        Throwable time = catchThrowable(() -> v1.restartWith(
-                query("C1/long", StateEncoding.UNSAFE_ROW, TimeMode.ProcessingTime(), OutputMode.Update())));
-        Throwable output = catchThrowable(() -> v1.restartWith(
-                query("C1/long", StateEncoding.UNSAFE_ROW, TimeMode.None(), OutputMode.Append())));
+        Throwable time = refusedAtFirstBatch(v1,
+                query("C1/long", StateEncoding.UNSAFE_ROW, TimeMode.ProcessingTime(), OutputMode.Update()));
+        Throwable output = refusedAtFirstBatch(v1,
+                query("C1/long", StateEncoding.UNSAFE_ROW, TimeMode.None(), OutputMode.Append()));
 
         assertThat(((SparkThrowable) time).getCondition()).isEqualTo("STATE_STORE_INVALID_CONFIG_AFTER_RESTART");
         assertThat(((SparkThrowable) time).getMessageParameters()).containsExactlyInAnyOrderEntriesOf(Map.of(

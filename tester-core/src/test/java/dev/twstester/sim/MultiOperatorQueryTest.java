@@ -169,7 +169,10 @@ public class MultiOperatorQueryTest {
                         .output(Encoders.bean(OutEvent.class))
                         .outputEventTimeColumn("outTs"))
                 .then(ChainProcessors.tally(TimeMode.EventTime()));
-        assertThatThrownBy(() -> v2.restartWith(renamed)).hasMessageContaining("STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE");
+        // (accepted at the restart, failed at the first data batch)
+        TwsSimulator<String, Event, OutEvent> refused = v2.restartWith(renamed);
+        assertThatThrownBy(() -> refused.runBatch(new Event("a1", 30000, "x")))
+                .hasMessageContaining("STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE");
 
         // a plan of another operator count is not a new version
         assertThatThrownBy(() -> v2.restartWith(ChainProcessors.chain()))

@@ -104,11 +104,12 @@ class SnapshotBuilderTest {
             assertThat(v2.state().<String, Long>map("tags", "b")).isEqualTo(Map.of("q", 1L));
             assertThat(v2.state().timers("a")).containsExactly(minute(40));
 
-            Throwable append = catchThrowable(() -> sim.restartWith(TwsQuery.builder(CheckpointProbe::new)
+            TwsSimulator<String, String, String> appendVersion = sim.restartWith(TwsQuery.builder(CheckpointProbe::new)
                     .keyBy(row -> row.substring(0, row.indexOf(',')), Encoders.STRING())
                     .input(Encoders.STRING()).output(Encoders.STRING())
                     .timeMode(TimeMode.ProcessingTime()).outputMode(OutputMode.Append())
-                    .build()));
+                    .build());
+            Throwable append = catchThrowable(() -> appendVersion.runBatch("a,v x"));
             assertThat(((SparkThrowable) append).getCondition()).isEqualTo("STATE_STORE_INVALID_CONFIG_AFTER_RESTART");
             assertThat(((SparkThrowable) append).getMessageParameters()).containsExactlyInAnyOrderEntriesOf(Map.of(
                     "configName", "outputMode", "oldConfig", "Update", "newConfig", "Append"));

@@ -212,12 +212,13 @@ class LiveEvolutionTest {
 
         TwsSimulator<String, String, String> deployed = new TwsSimulator<>(v1);
         deployed.restore(CheckpointState.of(v1).read(checkpoint));
+        TwsSimulator<String, String, String> next = deployed.restartWith(v2); // accepted, as Spark accepts the restart
         if (!expected.equals("ok")) {
-            assertThatThrownBy(() -> deployed.restartWith(v2))
+            assertThatThrownBy(() -> next.run(AFTER)) // the first batch is refused
                     .satisfies(e -> assertThat(sparkError(e).getCondition()).isEqualTo(expected));
+            assertThat(next.history().failures()).extracting(f -> f.batchId()).containsExactly(2L);
             return;
         }
-        TwsSimulator<String, String, String> next = deployed.restartWith(v2);
         RunResult<String, String, String> simulated = next.run(AFTER);
         RunResult<String, String, String> live = LiveRunner.of(v1).runThenRestartWith(BEFORE, v2, AFTER);
         RunComparison.simulatorVsSpark().assertSame(simulated,

@@ -280,8 +280,8 @@ public final class TwsExtension
             return sim;
         } catch (RuntimeException e) {
             throw new ExtensionConfigurationException("the simulator for " + target + " did not start from query "
-                    + "source " + source.display() + ": " + Timelines.firstLine(e) + "; the processor's init() runs "
-                    + "once when a query starts (as in Spark) and must succeed", e);
+                    + "source " + source.display() + ": " + Timelines.firstLine(e) + "; fix the query the source "
+                    + "returns", e);
         }
     }
 

@@ -8,7 +8,7 @@ import org.apache.spark.sql.streaming.TTLConfig;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
 
-/** Defines the state variable "count" twice in init(): Spark rejects it when the query starts. */
+/** Defines the state variable "count" twice in init(): Spark rejects it when the query plans its first batch. */
 public class DuplicateStateProcessor extends StatefulProcessor<String, Reading, String> {
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {

@@ -316,7 +316,9 @@ final class TwsExtensionExamples {
         @Simulator TestSimulator<String, Reading, String> sim;
 
         @Test
-        void test() {}
+        void test() {
+            sim.runBatch(reading("a", 1, 0)); // Spark plans the driver-side init() with the first batch: it fails here
+        }
     }
 
     @ExampleOnly
