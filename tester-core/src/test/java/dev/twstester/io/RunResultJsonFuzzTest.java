@@ -5,13 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.sql.Date;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.streaming.OutputMode;
-import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
@@ -31,14 +27,7 @@ import scala.Tuple2;
  */
 class RunResultJsonFuzzTest {
     static final int RUNS = 10_000;
-    private static final TwsQuery<String, Reading, Tuple2<String, Long>> READINGS = TwsQuery.builder(CountProcessor::new)
-            .keyBy(Reading::getSensor, Encoders.STRING())
-            .input(Encoders.bean(Reading.class))
-            .output(Encoders.tuple(Encoders.STRING(), Encoders.LONG()))
-            .timeMode(TimeMode.EventTime())
-            .outputMode(OutputMode.Update())
-            .watermark("ts", Duration.ofSeconds(10))
-            .build();
+    static final TwsQuery<String, Reading, Tuple2<String, Long>> READINGS = CountProcessor.query();
 
     static RunResult<String, Reading, Tuple2<String, Long>> run() {
         Instant t = Instant.parse("2024-05-01T10:00:00Z");
@@ -57,28 +46,28 @@ class RunResultJsonFuzzTest {
     void tenThousandMutatedRunLinesGiveABatchPerLineOrAnErrorNamingTheLine() {
         String valid = RunResultJson.writeLines(run(), READINGS);
         assertThat(RunResultJson.readLines(valid, READINGS)).isEqualTo(run());
-        Mutations fuzz = Mutations.seeded("run files, one batch per line");
-        fuzz.run(Mutations.count(RUNS), random -> {
-            String input = new String(fuzz.mutate(valid.getBytes(StandardCharsets.UTF_8), random), StandardCharsets.UTF_8);
-            return () -> checkLines(input);
-        });
+        fuzz("run files, one batch per line", valid, RunResultJsonFuzzTest::checkLines);
     }
 
     @Test
     void tenThousandMutatedRunDocumentsGiveARunOrAnErrorNamingTheBatchOrPlace() {
         String valid = RunResultJson.write(run(), READINGS);
         assertThat(RunResultJson.read(valid, READINGS)).isEqualTo(run());
-        Mutations fuzz = Mutations.seeded("run documents");
+        fuzz("run documents", valid, input -> {
+            try {
+                RunResultJson.read(input, READINGS);
+            } catch (IllegalArgumentException e) {
+                assertThat(e.getMessage()).as(Mutations.show(input.getBytes(StandardCharsets.UTF_8)))
+                        .isNotBlank().hasSizeLessThan(2000);
+            }
+        });
+    }
+
+    private static void fuzz(String what, String valid, java.util.function.Consumer<String> check) {
+        Mutations fuzz = Mutations.seeded(what);
         fuzz.run(Mutations.count(RUNS), random -> {
             String input = new String(fuzz.mutate(valid.getBytes(StandardCharsets.UTF_8), random), StandardCharsets.UTF_8);
-            return () -> {
-                try {
-                    RunResultJson.read(input, READINGS);
-                } catch (IllegalArgumentException e) {
-                    assertThat(e.getMessage()).as(Mutations.show(input.getBytes(StandardCharsets.UTF_8)))
-                            .isNotBlank().hasSizeLessThan(2000);
-                }
-            };
+            return () -> check.accept(input);
         });
     }
 
