@@ -33,6 +33,9 @@ final class ByteLines implements Closeable {
         }
     }
 
+    /** The largest line buffer kept from one line to the next. */
+    private static final int KEPT = 1 << 20;
+
     private final InputStream in;
     private final byte[] chunk = new byte[1 << 16];
     private int chunkPos;
@@ -82,10 +85,13 @@ final class ByteLines implements Closeable {
         }
         number++;
         int from = number == 1 && startsWithBom(buffer, length) ? 3 : 0;
-        if (invalidUtf8(buffer, length) < 0) {
-            return new Line(number, new String(buffer, from, length - from, StandardCharsets.UTF_8), null);
+        Line line = invalidUtf8(buffer, length) < 0
+                ? new Line(number, new String(buffer, from, length - from, StandardCharsets.UTF_8), null)
+                : new Line(number, null, Arrays.copyOfRange(buffer, from, length));
+        if (buffer.length > KEPT) {
+            buffer = new byte[256];                // a huge line's buffer is not kept for the next
         }
-        return new Line(number, null, Arrays.copyOfRange(buffer, from, length));
+        return line;
     }
 
     private boolean fill() throws IOException {

@@ -26,7 +26,8 @@ import dev.twstester.spark.LiveSpark;
  * PERMISSIVE, as the CLI documents) and by {@link JsonLines}: a byte order mark at the start of the
  * file or of any line, invalid UTF-8 (in a value, a name, a lead byte, a truncated or overlong
  * sequence, a surrogate), NaN and Infinity as bare tokens and strings, numbers out of range and of
- * 1,001 digits, duplicate fields, nesting of 998 and 1,001 levels, control characters, {@code \r}
+ * 1,001 digits, duplicate fields, nesting of 998 and 1,001 levels, a name of 50,001 characters,
+ * control characters, {@code \r}
  * line ends and a 10 MB line. Each case pins what Spark gives, and that we give the same rows, or,
  * where Spark reads a whole line as a row of nulls, a {@link JsonLinesException} naming the file
  * and that line.
@@ -169,7 +170,7 @@ class HostileJsonLinesLiveTest {
     }
 
     @Test
-    void nestingUpTo1000LevelsIsReadAndDeeperNestingFailsItsLineWhereSparkReadsNulls() throws IOException {
+    void nestingUpTo1000LevelsIsReadAndDeeperNestingOrANameOver50000CharactersFailsItsLineWhereSparkReadsNulls() throws IOException {
         String deep = "[".repeat(998) + "]".repeat(998);
         assertThat(sameAsSpark("deep-998", bytes("{\"s\":" + deep + ",\"i\":1}\n"),
                 row(deep, 1, null, null, null, null, null))).isEmpty();
@@ -179,6 +180,8 @@ class HostileJsonLinesLiveTest {
                 "not valid JSON: Document nesting depth (1002) exceeds the maximum allowed (1000");
         nullRowInSparkErrorHere("deep-unknown", bytes("{\"i\":1,\"zz\":" + "{\"a\":".repeat(1001) + "1"
                 + "}".repeat(1001) + "}\n"), 1, new Row[] {row(NULLS)}, "not valid JSON: Document nesting depth (1001)");
+        nullRowInSparkErrorHere("long-name", bytes("{\"" + "n".repeat(50_001) + "\":1,\"i\":2}\n"), 1,
+                new Row[] {row(NULLS)}, "not valid JSON: Name length (50001) exceeds the maximum allowed (50000");
         nullRowInSparkErrorHere("deep-unclosed", bytes("{\"i\":1,\"s\":" + "[".repeat(50_000) + "\n{\"i\":2}\n"), 1,
                 new Row[] {row(NULLS), second}, "not valid JSON: Document nesting depth (1002)");
     }
