@@ -44,7 +44,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * not in the schema is ignored with a note (once per field and file); text after the line's JSON
  * value is ignored with a warning. A line that is not JSON, or not an object (which Spark would
  * read as a row of nulls), and a row the encoder cannot make an object of, are a
- * {@link JsonLinesException} naming the file and line. Schemas with types Spark's JSON source
+ * {@link JsonLinesException} naming the file and line. Lines end at {@code \n}, {@code \r} or
+ * {@code \r\n}, as Hadoop splits them for Spark; a byte order mark at the start of a line is
+ * skipped, as Jackson skips it for Spark; a line that is not UTF-8 is read from its bytes, as
+ * Spark's Jackson reads it (where that gives a row of nulls, the error names the line and byte).
+ * Schemas with types Spark's JSON source
  * rules here do not cover (intervals, time, timestamp_ntz, maps with non-string keys) are read by
  * {@link JsonRows#fromJson}'s stricter rules, unknown fields ignored with a note.
  *

@@ -19,14 +19,14 @@ import dev.twstester.testing.Mutations;
 import scala.Tuple2;
 
 /**
- * 10,000 mutated run files in each of {@link RunResultJson}'s forms (one batch per line; one
- * document), read back: each gives a run (one batch per line that is not blank) or fails with an
+ * 10,000 mutated run files, 5,000 in each of {@link RunResultJson}'s forms (one batch per line;
+ * one document), read back: each gives a run (one batch per line that is not blank) or fails with an
  * {@link IllegalArgumentException} naming the line ({@code line N: }) or, in a document, the batch
  * or the JSON line and column. Never another exception, never a hang.
  * {@code -Dtwstester.fuzz.scale=N} reads N times as many.
  */
 class RunResultJsonFuzzTest {
-    static final int RUNS = 10_000;
+    static final int RUNS_PER_FORM = 5_000;
     static final TwsQuery<String, Reading, Tuple2<String, Long>> READINGS = CountProcessor.query();
 
     static RunResult<String, Reading, Tuple2<String, Long>> run() {
@@ -43,14 +43,14 @@ class RunResultJsonFuzzTest {
     }
 
     @Test
-    void tenThousandMutatedRunLinesGiveABatchPerLineOrAnErrorNamingTheLine() {
+    void fiveThousandMutatedRunLinesGiveABatchPerLineOrAnErrorNamingTheLine() {
         String valid = RunResultJson.writeLines(run(), READINGS);
         assertThat(RunResultJson.readLines(valid, READINGS)).isEqualTo(run());
         fuzz("run files, one batch per line", valid, RunResultJsonFuzzTest::checkLines);
     }
 
     @Test
-    void tenThousandMutatedRunDocumentsGiveARunOrAnErrorNamingTheBatchOrPlace() {
+    void fiveThousandMutatedRunDocumentsGiveARunOrAnErrorNamingTheBatchOrPlace() {
         String valid = RunResultJson.write(run(), READINGS);
         assertThat(RunResultJson.read(valid, READINGS)).isEqualTo(run());
         fuzz("run documents", valid, input -> {
@@ -65,7 +65,7 @@ class RunResultJsonFuzzTest {
 
     private static void fuzz(String what, String valid, java.util.function.Consumer<String> check) {
         Mutations fuzz = Mutations.seeded(what);
-        fuzz.run(Mutations.count(RUNS), random -> {
+        fuzz.run(Mutations.count(RUNS_PER_FORM), random -> {
             String input = new String(fuzz.mutate(valid.getBytes(StandardCharsets.UTF_8), random), StandardCharsets.UTF_8);
             return () -> check.accept(input);
         });
