@@ -82,7 +82,7 @@ final class OperatorStateReader<K> {
         if (!operators.names().containsKey(operatorId)) {
             throw new IllegalArgumentException("the checkpoint " + dir + " has no stateful operator " + operatorId
                     + (operators.ids().isEmpty() ? ": Spark's state metadata names no operator (state/" + operatorId
-                    + "/_metadata/ is missing or empty)" : "; its operators are " + operators.ids()));
+                    + "/_metadata/ is missing, empty or unreadable)" : "; its operators are " + operators.ids()));
         }
         Map<String, String> stored = operators.variables().get(operatorId);
         if (stored == null) {
