@@ -1,6 +1,8 @@
 package dev.twstester.cli;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +35,9 @@ final class ExpectedRun {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            throw CliException.invalidInput(file + ":" + firstLineNotUtf8(file) + ": not UTF-8 text; --expect reads"
+                    + " what replay --format json wrote", e);
         } catch (IOException e) {
             throw CliException.usage("--expect " + file + ": cannot read: " + e, e);
         }
@@ -49,6 +54,33 @@ final class ExpectedRun {
             throw CliException.invalidInput(Failures.oneLine(message)
                     + "; --expect reads what replay --format json wrote", e);
         }
+    }
+
+    /** The number (1-based) of the first line of {@code file} that is not UTF-8 ({@code \n}, {@code \r} and {@code \r\n} end lines). */
+    private static int firstLineNotUtf8(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            return 0;
+        }
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n' || bytes[i] == '\r') {
+                try {
+                    StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, start, i - start));
+                } catch (CharacterCodingException e) {
+                    return line;
+                }
+                if (i < bytes.length - 1 && bytes[i] == '\r' && bytes[i + 1] == '\n') {
+                    i++;
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+        return 0;
     }
 
     /** The simulator's batch on {@code line} as {@link RunResultJson#readLines} reads it; blank for other lines. */

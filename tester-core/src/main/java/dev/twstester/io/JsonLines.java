@@ -2,7 +2,6 @@ package dev.twstester.io;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +44,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * not in the schema is ignored with a note (once per field and file); text after the line's JSON
  * value is ignored with a warning. A line that is not JSON, or not an object (which Spark would
  * read as a row of nulls), and a row the encoder cannot make an object of, are a
- * {@link JsonLinesException} naming the file and line. Schemas with types Spark's JSON source
+ * {@link JsonLinesException} naming the file and line. Lines end at {@code \n}, {@code \r} or
+ * {@code \r\n}, as Hadoop splits them for Spark; a byte order mark at the start of a line is
+ * skipped, as Jackson skips it for Spark; a line that is not UTF-8 is read from its bytes, as
+ * Spark's Jackson reads it (where that gives a row of nulls, the error names the line and byte).
+ * Schemas with types Spark's JSON source
  * rules here do not cover (intervals, time, timestamp_ntz, maps with non-string keys) are read by
  * {@link JsonRows#fromJson}'s stricter rules, unknown fields ignored with a note.
  *
@@ -114,28 +117,66 @@ public final class JsonLines<T> {
         }
         List<T> rows = new ArrayList<>();
         FileNotes seen = new FileNotes(name);
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int number = 0;
-            while ((line = in.readLine()) != null) {
-                number++;
-                if (number == 1 && line.startsWith("\uFEFF")) {
-                    line = line.substring(1);
-                }
-                if (!line.isBlank()) {
-                    rows(seen, number, line, rows);
+        try (ByteLines in = ByteLines.open(file)) {
+            for (ByteLines.Line line = in.next(); line != null; line = in.next()) {
+                if (line.text() == null) {
+                    bytes(seen, line, rows);
+                } else {
+                    String text = withoutBom(line.text());
+                    if (!blank(text)) {
+                        rows(seen, line.number(), text, rows);
+                    }
                 }
             }
             if (seen.warnings > WARNINGS_SHOWN) {
                 notes.accept(name + ": warning: " + (seen.warnings - WARNINGS_SHOWN)
                         + " more values Spark's JSON source cannot read were read as null (not shown)");
             }
-        } catch (CharacterCodingException e) {
-            throw new JsonLinesException(name, 0, name + ": not UTF-8 text; save the file as UTF-8", e);
         } catch (IOException e) {
             throw new JsonLinesException(name, 0, name + ": cannot read: " + e, e);
         }
         return rows;
+    }
+
+    /**
+     * A line's text without the byte order mark Jackson skips at the start of each line Spark gives
+     * it (Hadoop drops the file's first).
+     */
+    private static String withoutBom(String line) {
+        return line.startsWith("\uFEFF") ? line.substring(1) : line;
+    }
+
+    /** Nothing but JSON whitespace: no row, as in Spark (other white space is not JSON, and not skipped). */
+    private static boolean blank(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c != ' ' && c != '\t') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A line that is not valid UTF-8: Spark gives its bytes to Jackson, which reads as far as it can
+     * (an overlong form is a character, an invalid byte fails the line or the field); so do we, and a
+     * line Spark would read as a row of nulls is an error naming the line and byte.
+     */
+    private void bytes(FileNotes file, ByteLines.Line line, List<T> out) {
+        String invalid = "byte " + (line.invalidAt() + 1) + " is not UTF-8";
+        if (spark == null) {
+            throw new JsonLinesException(file.name, line.number(), file.at(line.number()) + invalid
+                    + "; save the file as UTF-8", null);
+        }
+        try {
+            for (Row row : sparkRows(file, line.number(), spark.parse(line.bytes()))) {
+                out.add(object(file, line.number(), row));
+            }
+        } catch (SparkJsonParser.Unreadable e) {
+            throw new JsonLinesException(file.name, line.number(), file.at(line.number()) + invalid + " ("
+                    + JsonRows.oneLine(String.valueOf(e.getMessage())).replaceAll("\\s*at \\[Source: [^\\]]*\\]", "")
+                    + "); Spark's JSON source would read a row of nulls; save the file as UTF-8", e);
+        }
     }
 
     /** What one file's reading has said: the fields and notes noted, and the warnings given. */
@@ -168,16 +209,19 @@ public final class JsonLines<T> {
 
     /** Spark's rows of a line, with its warnings and notes. */
     private List<Row> sparkRows(FileNotes file, int line, String text) {
-        String at = file.at(line);
-        SparkJsonParser.Result result;
         try {
-            result = spark.parse(text);
+            return sparkRows(file, line, spark.parse(text));
         } catch (SparkJsonParser.Unreadable e) {
             String problem = e.getCause() instanceof JsonProcessingException j ? notJson(j)
                     : JsonRows.oneLine(e.getMessage());
-            throw new JsonLinesException(file.name, line, at + problem + " (Spark's JSON source would read a row of"
-                    + " nulls); write one JSON object per line, like " + example(), e);
+            throw new JsonLinesException(file.name, line, file.at(line) + problem + " (Spark's JSON source would read a"
+                    + " row of nulls); write one JSON object per line, like " + example(), e);
         }
+    }
+
+    /** The rows of a parsed line, its warnings and notes given. */
+    private List<Row> sparkRows(FileNotes file, int line, SparkJsonParser.Result result) {
+        String at = file.at(line);
         for (String problem : result.problems()) {
             if (++file.warnings <= WARNINGS_SHOWN) {
                 notes.accept(at + "warning: " + problem + "; Spark's JSON source reads it as null, so does this"

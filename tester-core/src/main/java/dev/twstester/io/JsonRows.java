@@ -122,8 +122,18 @@ public final class JsonRows {
         return path.isEmpty() ? "" : "field \"" + path + "\": ";
     }
 
+    /** The path of field {@code name} under {@code path}, for messages ({@link #printable}, at most 60 characters). */
     static String child(String path, String name) {
-        return path.isEmpty() ? name : path + "." + name;
+        String shown = printable(name, 60);
+        return path.isEmpty() ? shown : path + "." + shown;
+    }
+
+    /** {@code s} for a message: cut after {@code max} characters, control characters as {@code \\uXXXX}. */
+    static String printable(String s, int max) {
+        String cut = shorten(s, max);
+        StringBuilder b = new StringBuilder(cut.length());
+        cut.chars().forEach(c -> b.append(c < 0x20 || c == 0x7F ? String.format("\\u%04X", c) : String.valueOf((char) c)));
+        return b.toString();
     }
 
     static String shorten(String s) {

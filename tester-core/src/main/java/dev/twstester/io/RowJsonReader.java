@@ -275,6 +275,9 @@ final class RowJsonReader {
         String best = null;
         int bestDistance = 3;
         for (String candidate : schema.fieldNames()) {
+            if (Math.abs(name.length() - candidate.length()) >= bestDistance) {
+                continue;                       // too far apart (and no time spent on a huge name)
+            }
             int d = distance(name.toLowerCase(java.util.Locale.ROOT), candidate.toLowerCase(java.util.Locale.ROOT));
             if (d < bestDistance) {
                 best = candidate;

@@ -131,12 +131,12 @@ public final class RunResultJson {
     private static void checkHeader(JsonNode doc) {
         JsonNode format = doc.get("format");
         if (format != null && !FORMAT.equals(format.asText())) {
-            throw new IllegalArgumentException("format is " + format + ", not \"" + FORMAT
+            throw new IllegalArgumentException("format is " + shorten(format) + ", not \"" + FORMAT
                     + "\": this is not a run file");
         }
         JsonNode version = doc.get("version");
         if (version != null && (!version.isInt() || version.intValue() != VERSION)) {
-            throw new IllegalArgumentException("version " + version + " is not supported; this twstester reads version "
+            throw new IllegalArgumentException("version " + shorten(version) + " is not supported; this twstester reads version "
                     + VERSION);
         }
     }
@@ -254,7 +254,7 @@ public final class RunResultJson {
             for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
                 String name = names.next();
                 if (!BATCH_FIELDS.contains(name)) {
-                    throw new IllegalArgumentException(where + ": unknown member \"" + name + "\"; a batch has "
+                    throw new IllegalArgumentException(where + ": unknown member \"" + JsonRows.printable(name, 60) + "\"; a batch has "
                             + BATCH_FIELDS);
                 }
             }

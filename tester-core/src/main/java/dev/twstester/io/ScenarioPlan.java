@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -233,7 +234,16 @@ public final class ScenarioPlan {
      */
     public static ScenarioPlan read(Path planFile) throws IOException {
         Objects.requireNonNull(planFile, "planFile must not be null");
-        List<String> lines = Files.readAllLines(planFile, StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>();
+        try (ByteLines in = ByteLines.open(planFile)) {
+            for (ByteLines.Line line = in.next(); line != null; line = in.next()) {
+                if (line.text() == null) {
+                    throw new IllegalArgumentException(planFile + ":" + line.number() + ": byte " + (line.invalidAt() + 1)
+                            + " is not UTF-8; save the plan as UTF-8");
+                }
+                lines.add(line.text());
+            }
+        }
         Path folder = planFile.toAbsolutePath().normalize().getParent();
         return new ScenarioPlan(planFile.toString(), folder, parseSteps(lines, planFile.toString()));
     }
@@ -273,13 +283,13 @@ public final class ScenarioPlan {
                         String value = option(words[2], "at", at, line);
                         time = value.equals("current") ? null : instant(value, at);
                     }
-                    steps.add(new Step(new Scenario.Input<>(List.of(), time), words[1], number));
+                    steps.add(new Step(new Scenario.Input<>(List.of(), time), fileName(words[1], at, line), number));
                 }
                 case "add" -> {
                     if (words.length != 2) {
                         throw new IllegalArgumentException(at + "\"" + shorten(line) + "\": write \"add FILE\"");
                     }
-                    steps.add(new Step(new Scenario.AddData<>(List.of()), words[1], number));
+                    steps.add(new Step(new Scenario.AddData<>(List.of()), fileName(words[1], at, line), number));
                 }
                 case "tick" -> {
                     if (words.length != 2) {
@@ -445,6 +455,17 @@ public final class ScenarioPlan {
         }
     }
 
+    /** {@code word}, which names a rows file: a path this system can open. */
+    private static String fileName(String word, String at, String line) {
+        try {
+            Path.of(word);
+            return word;
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(at + "\"" + shorten(line) + "\": " + shorten(word) + " is not a file name ("
+                    + e.getReason() + "); write the rows file's name, relative to the plan's folder", e);
+        }
+    }
+
     private static String option(String word, String name, String at, String line) {
         if (!word.startsWith(name + "=")) {
             throw new IllegalArgumentException(at + "expected " + name + "=... in \"" + shorten(line) + "\"");
@@ -462,7 +483,7 @@ public final class ScenarioPlan {
     }
 
     private static String shorten(String s) {
-        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
+        return JsonRows.printable(s, 60);
     }
 
     @Override

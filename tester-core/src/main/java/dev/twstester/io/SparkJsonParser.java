@@ -3,6 +3,7 @@ package dev.twstester.io;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -135,15 +137,30 @@ final class SparkJsonParser {
         };
     }
 
-    /** Per line: the source text (for exact string values) and the problems found. */
+    /** Per line: the source text or bytes (for exact string values) and the problems found. */
     private static final class Context {
         final String text;
+        final byte[] bytes;
         final List<String> problems = new ArrayList<>(0);
         final List<String> unknown = new ArrayList<>(0);
         final List<String> notes = new ArrayList<>(0);
 
-        Context(String text) {
+        Context(String text, byte[] bytes) {
             this.text = text;
+            this.bytes = bytes;
+        }
+
+        /** The source between two locations of the parser: characters of a text, bytes of a byte line. */
+        String source(JsonLocation start, JsonLocation end) {
+            if (bytes == null) {
+                return text.substring((int) start.getCharOffset(), (int) end.getCharOffset());
+            }
+            int from = (int) start.getByteOffset();
+            return new String(bytes, from, (int) end.getByteOffset() - from, StandardCharsets.UTF_8);
+        }
+
+        JsonParser parser(JsonFactory factory) throws IOException {
+            return bytes == null ? factory.createParser(text) : factory.createParser(bytes);
         }
     }
 
@@ -189,10 +206,21 @@ final class SparkJsonParser {
 
     /** The rows Spark reads from {@code line}: none for a blank line, several for a top-level array. */
     Result parse(String line) throws Unreadable {
-        Context context = new Context(line);
+        return parse(new Context(line, null));
+    }
+
+    /**
+     * The rows Spark reads from a line's bytes, as Spark's JSON source hands them to Jackson: for a
+     * line that is not valid UTF-8, which Jackson reads as far as it can (as Spark does).
+     */
+    Result parse(byte[] line) throws Unreadable {
+        return parse(new Context(null, line));
+    }
+
+    private Result parse(Context context) throws Unreadable {
         List<Row> rows = new ArrayList<>(1);
         boolean trailing;
-        try (JsonParser p = factory.createParser(line)) {
+        try (JsonParser p = context.parser(factory)) {
             JsonToken first = p.nextToken();
             if (first == null) {
                 return new Result(List.of(), List.of(), List.of(), List.of(), false);
@@ -228,7 +256,7 @@ final class SparkJsonParser {
                 trailing = true;
             }
         } catch (IOException e) {
-            if (!isJsonObjectOrArray(line)) {
+            if (!isJsonObjectOrArray(context)) {
                 throw new Unreadable(e.getMessage(), e);
             }
             // valid JSON that Jackson fails on midway (an invalid base64 value leaves the parser inside
@@ -241,8 +269,8 @@ final class SparkJsonParser {
         return new Result(rows, context.problems, context.unknown, context.notes, trailing);
     }
 
-    private boolean isJsonObjectOrArray(String line) {
-        try (JsonParser p = factory.createParser(line)) {
+    private boolean isJsonObjectOrArray(Context line) {
+        try (JsonParser p = line.parser(factory)) {
             JsonToken first = p.nextToken();
             if (first != JsonToken.START_OBJECT && first != JsonToken.START_ARRAY) {
                 return false;
@@ -290,12 +318,11 @@ final class SparkJsonParser {
                 if (t == JsonToken.VALUE_STRING) {
                     return p.getText();
                 }
-                int start = (int) p.currentTokenLocation().getCharOffset();
+                JsonLocation start = p.currentTokenLocation();
                 if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
                     p.skipChildren();
                 }
-                int end = (int) p.currentLocation().getCharOffset();
-                return c.text.substring(start, end);
+                return c.source(start, p.currentLocation());
             });
         } else if (type instanceof BooleanType) {
             return orNull((p, t, path, c) -> {
@@ -344,7 +371,9 @@ final class SparkJsonParser {
         } else if (type instanceof DecimalType d) {
             return orNull((p, t, path, c) -> {
                 BigDecimal v;
-                if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+                if (t == JsonToken.VALUE_NUMBER_FLOAT && p.isNaN()) {
+                    throw cannotConvert(p, t, type);                 // NaN, Infinity: no decimal
+                } else if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
                     v = p.getDecimalValue();
                 } else if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                     try {
@@ -446,7 +475,7 @@ final class SparkJsonParser {
                     } catch (Partial e) {
                         partial = true;
                         out.put(key, e.value);
-                    } catch (Failure | IOException e) {
+                    } catch (RuntimeException | IOException e) {   // Spark: NonFatal
                         if (bad == null) {
                             bad = new Failure("map entry \"" + key + "\": " + e.getMessage());
                         }
@@ -494,9 +523,10 @@ final class SparkJsonParser {
                 } catch (Partial e) {
                     bad = true;
                     values[i] = e.value;
-                } catch (Failure | IOException e) {
+                } catch (RuntimeException | IOException e) {   // Spark: NonFatal (a NaN for a decimal, ...)
                     bad = true;
-                    c.problems.add("field \"" + at + "\": " + JsonRows.oneLine(e.getMessage()));
+                    c.problems.add("field \"" + at + "\": " + JsonRows.oneLine(String.valueOf(e.getMessage()))
+                            .replaceAll("\\s*at \\[Source: [^\\]]*\\]", ""));
                     p.skipChildren();
                 }
             }

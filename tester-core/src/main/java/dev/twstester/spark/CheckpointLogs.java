@@ -30,7 +30,8 @@ final class CheckpointLogs {
     /** The position after {@code batchId}, or after the last committed batch when null. */
     static Position read(SparkSession spark, Path checkpoint, Long batchId) {
         Object commits = log(spark, checkpoint.resolve("commits"), "CommitLog");
-        Option<?> latest = (Option<?>) call(commits, "getLatestBatchId");
+        Option<?> latest = CheckpointState.sparkRead(checkpoint, "its commit log (commits/)",
+                () -> (Option<?>) call(commits, "getLatestBatchId"));
         if (latest.isEmpty()) {
             throw new IllegalArgumentException("the checkpoint " + checkpoint + " has no committed batch: its commits/ "
                     + "folder is empty (the query never finished a batch)");
@@ -41,7 +42,8 @@ final class CheckpointLogs {
             throw new IllegalArgumentException("batch " + id + " is not committed in the checkpoint " + checkpoint
                     + "; its last committed batch is " + last);
         }
-        Option<?> commit = (Option<?>) call(commits, "get", id);
+        Option<?> commit = CheckpointState.sparkRead(checkpoint, "batch " + id + "'s commit (commits/" + id + ")",
+                () -> (Option<?>) call(commits, "get", id));
         if (commit.isEmpty()) {
             throw new IllegalArgumentException("the checkpoint " + checkpoint + " no longer has batch " + id
                     + "'s commit (Spark keeps the last spark.sql.streaming.minBatchesToRetain batches, 100 by "
@@ -49,7 +51,8 @@ final class CheckpointLogs {
         }
         long nextWatermark = (Long) call(commit.get(), "nextBatchWatermarkMs");
         Object offsets = log(spark, checkpoint.resolve("offsets"), "OffsetSeqLog");
-        Option<?> metadata = (Option<?>) call(offsets, "offsetSeqMetadataForBatchId", id);
+        Option<?> metadata = CheckpointState.sparkRead(checkpoint, "batch " + id + "'s offsets (offsets/" + id + ")",
+                () -> (Option<?>) call(offsets, "offsetSeqMetadataForBatchId", id));
         if (metadata.isEmpty()) {
             throw new IllegalArgumentException("the checkpoint " + checkpoint + " has no offsets of batch " + id);
         }

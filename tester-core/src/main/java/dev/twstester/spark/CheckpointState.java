@@ -201,6 +201,23 @@ public final class CheckpointState<K> {
         }
     }
 
+    /**
+     * {@code read}'s result: a read by Spark of the checkpoint {@code dir}; any failure (a damaged,
+     * truncated or foreign file) is an {@link IllegalArgumentException} naming the folder, what was
+     * read and Spark's first line.
+     */
+    static <T> T sparkRead(Path dir, String what, java.util.function.Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (Exception e) {   // Spark's, checked ones included (thrown through reflection)
+            String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            throw new IllegalArgumentException("the checkpoint " + dir + ": " + what + " cannot be read: "
+                    + e.getClass().getSimpleName() + ": " + (message.length() > 300 ? message.substring(0, 300) + "..."
+                    : message) + "; the folder is damaged or not this query's checkpoint (give the folder the query"
+                    + " was started with as its checkpointLocation)", e);
+        }
+    }
+
     static <T> CompletableFuture<T> async(java.util.function.Supplier<T> job) {
         return CompletableFuture.supplyAsync(job, READERS);
     }
@@ -237,8 +254,9 @@ public final class CheckpointState<K> {
         List<String> operators = operators(dir);
         if (count == 1 && !Files.isDirectory(dir.resolve("state").resolve(String.valueOf(operatorId)))) {
             throw new IllegalArgumentException("the checkpoint " + dir + " has no state of operator " + operatorId
-                    + (operators.isEmpty() ? ": it has no state/ folder (no stateful batch was committed)"
-                    : "; its state/ folder has operators " + operators));
+                    + (!operators.isEmpty() ? "; its state/ folder has operators " + operators
+                    : Files.isDirectory(dir.resolve("state")) ? ": its state/ folder is empty"
+                    : ": it has no state/ folder (no stateful batch was committed)"));
         }
         List<String> expected = java.util.stream.IntStream.range(0, count).mapToObj(String::valueOf).toList();
         if (count > 1 && !operators.equals(expected)) {

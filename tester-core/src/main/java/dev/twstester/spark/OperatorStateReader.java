@@ -73,16 +73,16 @@ final class OperatorStateReader<K> {
         // one small Spark job each, run at once: every declared variable, the timers
         Map<String, CompletableFuture<Read>> reads = new LinkedHashMap<>();
         for (SnapshotBuilder.Declared d : declared.values()) {
-            reads.put(d.name(), CheckpointState.async(() -> Read.of(stateReader()
-                    .option("stateVarName", d.name()).load(dir.toString()))));
+            reads.put(d.name(), CheckpointState.async(() -> read("state variable '" + d.name() + "'",
+                    stateReader().option("stateVarName", d.name()))));
         }
         CompletableFuture<Read> timerRead = query.timeMode().equals(TimeMode.None()) ? null
-                : CheckpointState.async(() -> Read.of(stateReader().option("readRegisteredTimers", "true")
-                        .load(dir.toString())));
+                : CheckpointState.async(() -> read("timers", stateReader().option("readRegisteredTimers", "true")));
         Metadata operators = CheckpointState.join(metadata);
         if (!operators.names().containsKey(operatorId)) {
             throw new IllegalArgumentException("the checkpoint " + dir + " has no stateful operator " + operatorId
-                    + "; its operators are " + operators.ids());
+                    + (operators.ids().isEmpty() ? ": Spark's state metadata names no operator (state/" + operatorId
+                    + "/_metadata/ is missing, empty or unreadable)" : "; its operators are " + operators.ids()));
         }
         Map<String, String> stored = operators.variables().get(operatorId);
         if (stored == null) {
@@ -115,7 +115,7 @@ final class OperatorStateReader<K> {
         if (!problems.isEmpty()) {
             throw new IllegalStateException("the checkpoint " + dir + " (operator " + operatorId + ", batch "
                     + batch + ") was not written by this version of the query's processor ("
-                    + query.userClass().getName() + "):\n  " + String.join("\n  ", problems)
+                    + query.userClass().getName() + "), or is another query's:\n  " + String.join("\n  ", problems)
                     + "\nRead it with the processor version that wrote it, or change the processor back.");
         }
         if (timers != null) {
@@ -137,7 +137,7 @@ final class OperatorStateReader<K> {
      * become the simulator's value state {@code GroupsWithState.STATE_VARIABLE} and the key's timer.
      */
     private Runnable readGroupsWithState() {
-        Read read = Read.of(stateReader().load(dir.toString()));
+        Read read = read("state", stateReader());
         List<String> problems = new ArrayList<>();
         checkKey("the " + query.groupsWithState().get().operatorName() + " state", read.schema(), problems);
         StructType value = struct(read.schema(), "value");
@@ -188,7 +188,9 @@ final class OperatorStateReader<K> {
     /** The checkpoint's {@link Metadata}: one job for every operator. */
     static Metadata metadata(SparkSession spark, Path dir) {
         Metadata all = new Metadata(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
-        for (Row op : spark.read().format("state-metadata").load(dir.toString()).collectAsList()) {
+        List<Row> operators = CheckpointState.sparkRead(dir, "the state metadata (state/*/_metadata/)",
+                () -> spark.read().format("state-metadata").load(dir.toString()).collectAsList());
+        for (Row op : operators) {
             int id = ((Number) op.getAs("operatorId")).intValue();
             all.ids().add(id);
             String name = op.getAs("operatorName");
@@ -219,6 +221,12 @@ final class OperatorStateReader<K> {
         static Read of(Dataset<Row> rows) {
             return new Read(rows.schema(), rows.collectAsList());
         }
+    }
+
+    /** {@code reader}'s rows of the checkpoint; a failure of Spark's reader names the folder, operator and {@code what}. */
+    private Read read(String what, org.apache.spark.sql.DataFrameReader reader) {
+        return CheckpointState.sparkRead(dir, "operator " + operatorId + "'s " + what + " (state/" + operatorId + "/)",
+                () -> Read.of(reader.load(dir.toString())));
     }
 
     private org.apache.spark.sql.DataFrameReader stateReader() {

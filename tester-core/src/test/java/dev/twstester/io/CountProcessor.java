@@ -22,6 +22,18 @@ import scala.jdk.javaapi.CollectionConverters;
 public class CountProcessor extends StatefulProcessor<String, Reading, Tuple2<String, Long>> {
     private transient ValueState<Long> count;
 
+    /** The query: readings by sensor, event time on {@code ts} with a 10 s watermark delay, Update mode. */
+    public static dev.twstester.TwsQuery<String, Reading, Tuple2<String, Long>> query() {
+        return dev.twstester.TwsQuery.builder(CountProcessor::new)
+                .keyBy(Reading::getSensor, Encoders.STRING())
+                .input(Encoders.bean(Reading.class))
+                .output(Encoders.tuple(Encoders.STRING(), Encoders.LONG()))
+                .timeMode(TimeMode.EventTime())
+                .outputMode(OutputMode.Update())
+                .watermark("ts", java.time.Duration.ofSeconds(10))
+                .build();
+    }
+
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
         count = getHandle().getValueState("count", Encoders.LONG(), TTLConfig.NONE());

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Date;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
@@ -39,14 +38,7 @@ class RunResultJsonTest {
             .output(Encoders.LONG())
             .build();
 
-    private static final TwsQuery<String, Reading, Tuple2<String, Long>> READINGS = TwsQuery.builder(CountProcessor::new)
-            .keyBy(Reading::getSensor, Encoders.STRING())
-            .input(Encoders.bean(Reading.class))
-            .output(Encoders.tuple(Encoders.STRING(), Encoders.LONG()))
-            .timeMode(TimeMode.EventTime())
-            .outputMode(OutputMode.Update())
-            .watermark("ts", Duration.ofSeconds(10))
-            .build();
+    private static final TwsQuery<String, Reading, Tuple2<String, Long>> READINGS = CountProcessor.query();
 
     private static RunResult<String, String, String> stringRun() {
         return new RunResult<>(List.of(

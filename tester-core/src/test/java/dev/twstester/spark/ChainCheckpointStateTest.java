@@ -131,7 +131,7 @@ class ChainCheckpointStateTest {
                 .hasMessageStartingWith("the query's operator 1 (Tally, operator 0 in the checkpoint): the checkpoint "
                         + checkpoint.toAbsolutePath()
                         + " (operator 0, batch 3) was not written by this version of the query's processor ("
-                        + ChainProcessors.Tally.class.getName() + "):")
+                        + ChainProcessors.Tally.class.getName() + "), or is another query's:")
                 .hasMessageContaining("state variable 'count': the checkpoint's grouping key is struct<value:string>, "
                         + "the query's key encoder gives struct<value:int>");
         assertThatThrownBy(() -> CheckpointState.of(CHAIN).batchId(8).read(checkpoint))
