@@ -111,6 +111,19 @@ final class StateStore {
         return codec.immutable() ? Codec.checked(codec) : Codec.encoded(codec);
     }
 
+    Fidelity fidelity() {
+        return fidelity;
+    }
+
+    /** The stored form of a value given as Spark's bytes of {@code encoder}: the bytes at FULL for a mutable type, else the object. */
+    <T> Object fromBytes(Encoder<T> encoder, byte[] bytes) {
+        KeyCodec<T> codec = codec(encoder);
+        if (fidelity == Fidelity.FULL && !codec.immutable()) {
+            return bytes;
+        }
+        return values(encoder).store(codec.decode(bytes));
+    }
+
     @SuppressWarnings("unchecked")
     private <V extends StateVariable> V variable(String name, Class<?> kind, Supplier<V> create) {
         StateVariable existing = variables.get(name);

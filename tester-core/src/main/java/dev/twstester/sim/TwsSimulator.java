@@ -350,7 +350,7 @@ public class TwsSimulator<K, I, O> {
         List<StateSnapshot.OperatorData> data = new ArrayList<>(operators.size());
         operators.forEach(op -> data.add(op.store().snapshot()));
         return new StateSnapshot(data, checkpoint.processingTimeMs(), checkpoint.watermarkMs(),
-                checkpoint.lastBatchWatermarkMs(), checkpoint.nextBatchId());
+                checkpoint.lastBatchWatermarkMs(), checkpoint.nextBatchId(), operators.get(0).fidelity(), false);
     }
 
     /**
