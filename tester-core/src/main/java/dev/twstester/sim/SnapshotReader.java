@@ -88,7 +88,7 @@ final class SnapshotReader {
     }
 
     private StateSnapshot snapshot() throws SnapshotFormatException {
-        in.choice("the fidelity", "FULL", "FAST");
+        Fidelity fidelity = Fidelity.values()[in.choice("the fidelity", "FULL", "FAST")];
         in.choice("the value format", SnapshotWriter.VALUE_FORMATS);
         long processingTimeMs = in.i64("the processing time");
         long lastBatchWatermarkMs = in.i64("the last batch's watermark");
@@ -113,8 +113,7 @@ final class SnapshotReader {
         if (in.remaining() != 0) {
             throw in.error(in.remaining() + " byte(s) follow the last operator; expected the CRC-32 only");
         }
-        return new StateSnapshot(ops, processingTimeMs, watermarkMs, lastBatchWatermarkMs, nextBatchId, Fidelity.FULL,
-                true);
+        return new StateSnapshot(ops, processingTimeMs, watermarkMs, lastBatchWatermarkMs, nextBatchId, fidelity, true);
     }
 
     private void schema(int index) throws SnapshotFormatException {
@@ -126,7 +125,7 @@ final class SnapshotReader {
             }
             schemas.add(struct);
             encoders.add(Encoders.row(struct));
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (Exception | StackOverflowError e) { // Jackson's parse errors are checked, yet thrown from Scala
             throw in.errorAt(at, "schema #" + index + " is not a Spark StructType in JSON (" + e.getClass().getSimpleName()
                     + "): " + abbreviated(json));
         }

@@ -39,9 +39,12 @@ final class SnapshotWriter {
     private final DataOutputStream out = new DataOutputStream(bytes);
     private final Map<String, Integer> schemas = new LinkedHashMap<>();
     private final Fidelity fidelity;
+    /** Whether every value is bytes already: a snapshot {@link SnapshotReader} read. */
+    private final boolean allBytes;
 
-    private SnapshotWriter(Fidelity fidelity) {
+    private SnapshotWriter(Fidelity fidelity, boolean allBytes) {
         this.fidelity = fidelity;
+        this.allBytes = allBytes;
     }
 
     /** Writes {@code snapshot} to {@code file} (through a temporary file in the same folder, then moved over it). */
@@ -59,7 +62,7 @@ final class SnapshotWriter {
 
     /** The file's bytes for {@code snapshot}. */
     static byte[] bytes(StateSnapshot snapshot) throws IOException {
-        SnapshotWriter w = new SnapshotWriter(snapshot.fidelity);
+        SnapshotWriter w = new SnapshotWriter(snapshot.fidelity, snapshot.loaded);
         ByteArrayOutputStream body = w.body(snapshot);
         ByteArrayOutputStream file = new ByteArrayOutputStream();
         DataOutputStream head = new DataOutputStream(file);
@@ -187,11 +190,14 @@ final class SnapshotWriter {
         writeBytes(out, toBytes(stored, encoder));
     }
 
-    /** Spark's bytes of a stored form: kept as bytes at FULL for a mutable type, else an object encoded here. */
+    /** Spark's bytes of a stored form: bytes as they are (read from a file; FULL, a mutable type), else an object encoded here. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private byte[] toBytes(Object stored, Encoder<?> encoder) {
+        if (allBytes) {
+            return (byte[]) stored;
+        }
         KeyCodec codec = KeyCodec.of(encoder);
-        if (fidelity == Fidelity.FULL && stored instanceof byte[] b && !codec.immutable()) {
+        if (stored instanceof byte[] b && fidelity == Fidelity.FULL && !codec.immutable()) {
             return b;
         }
         return codec.encode(stored);

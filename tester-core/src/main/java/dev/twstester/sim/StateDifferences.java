@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import dev.twstester.StateDifference;
 
@@ -94,13 +95,13 @@ final class StateDifferences {
     }
 
     /** One stored value (or map entry): its encoded bytes, decoded object and expiration. */
-    private record Item(byte[] keyBytes, Object keyObject, byte[] bytes, Object object, long expiry) {
+    private record Item(byte[] keyBytes, Supplier<Object> keyObject, byte[] bytes, Supplier<Object> object, long expiry) {
         boolean same(Item o) {
             return expiry == o.expiry && Arrays.equals(bytes, o.bytes) && Arrays.equals(keyBytes, o.keyBytes);
         }
 
         String text() {
-            String v = keyBytes == null ? String.valueOf(object) : keyObject + "=" + object;
+            String v = keyBytes == null ? String.valueOf(object.get()) : keyObject.get() + "=" + object.get();
             return expiry == StateVariable.NO_EXPIRY ? v : v + " (expires at " + instant(expiry) + ")";
         }
     }
@@ -166,20 +167,21 @@ final class StateDifferences {
     private static Item item(Object storedKey, Encoder<?> keyEncoder, Object stored, Encoder<?> encoder, long expiry) {
         Object[] key = storedKey == null && keyEncoder == null ? new Object[2] : canonical(storedKey, keyEncoder);
         Object[] value = canonical(stored, encoder);
-        return new Item((byte[]) key[0], key[1], (byte[]) value[0], value[1], expiry);
+        return new Item((byte[]) key[0], (Supplier<Object>) key[1], (byte[]) value[0], (Supplier<Object>) value[1], expiry);
     }
 
     /**
      * {@code [bytes, object]} of a stored form: Spark's bytes when the snapshot kept them (FULL, a
-     * mutable type), else the object itself (FULL, an immutable type; FAST), encoded here.
+     * mutable type; a snapshot read from a file), else the object itself (FULL, an immutable type;
+     * FAST), encoded here. The object is a supplier: bytes are decoded only for a difference's words.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static Object[] canonical(Object stored, Encoder<?> encoder) {
         KeyCodec codec = KeyCodec.of(encoder);
         if (stored instanceof byte[] bytes && !codec.immutable()) {
-            return new Object[] {bytes, codec.decode(bytes)};
+            return new Object[] {bytes, (Supplier<Object>) () -> codec.decode(bytes)};
         }
-        return new Object[] {codec.encode(stored), stored};
+        return new Object[] {codec.encode(stored), (Supplier<Object>) () -> stored};
     }
 
     @SuppressWarnings("unchecked")

@@ -71,11 +71,15 @@ public final class StateSnapshot implements EndState {
     final long lastBatchWatermarkMs;
     final long nextBatchId;
 
-    /** How stored values are kept: FULL (bytes for mutable types, objects for immutable ones) or FAST (objects). */
+    /**
+     * The fidelity of the simulator that took the snapshot: how values are kept, FULL (bytes for
+     * mutable types, objects for immutable ones) or FAST (objects), unless {@link #loaded}.
+     */
     final Fidelity fidelity;
     /**
      * Read from a file by {@link #load}: every encoder is a row encoder of the schema the file
-     * records and every value Spark's bytes, until a restore reads them with the query's encoders.
+     * records and every value Spark's bytes (whatever the fidelity), until a restore reads them with
+     * the query's encoders.
      */
     final boolean loaded;
 
