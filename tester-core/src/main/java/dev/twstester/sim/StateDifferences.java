@@ -49,14 +49,19 @@ final class StateDifferences {
                     + " and " + right.operators.size() + " stateful operators");
         }
         for (int i = 0; i < left.operators.size(); i++) {
-            operator(i, left.operators.get(i), right.operators.get(i), found);
+            operator(i, new Side(left.operators.get(i), left.loaded), new Side(right.operators.get(i), right.loaded), found);
         }
         return found;
     }
 
-    private static void operator(int op, StateSnapshot.OperatorData left, StateSnapshot.OperatorData right,
-            List<StateDifference> found) {
-        KeyCodec<Object> keys = keyCodec(left);
+    /** One operator's part of a snapshot, and whether it was read from a file (every value bytes, row encoders). */
+    private record Side(StateSnapshot.OperatorData data, boolean loaded) {}
+
+    private static void operator(int op, Side leftSide, Side rightSide, List<StateDifference> found) {
+        StateSnapshot.OperatorData left = leftSide.data();
+        StateSnapshot.OperatorData right = rightSide.data();
+        // the query's own key encoder where a side has it: a file's row encoder runs Spark's generated code
+        KeyCodec<Object> keys = keyCodec(leftSide.loaded() ? right : left);
         Set<String> names = new LinkedHashSet<>();
         left.variables().forEach(v -> names.add(v.name()));
         right.variables().forEach(v -> names.add(v.name()));
@@ -68,8 +73,8 @@ final class StateDifferences {
                 continue;
             }
             Set<Bytes> all = new TreeSet<>((a, b) -> keys.compareNatural(a.array(), b.array()));
-            Map<Bytes, List<Item>> ld = items(l);
-            Map<Bytes, List<Item>> rd = items(r);
+            Map<Bytes, List<Item>> ld = items(l, leftSide.loaded());
+            Map<Bytes, List<Item>> rd = items(r, rightSide.loaded());
             all.addAll(ld.keySet());
             all.addAll(rd.keySet());
             String kind = (l != null ? l : r).kind();
@@ -131,7 +136,7 @@ final class StateDifferences {
     }
 
     /** A variable's data by encoded key, each key's values as items (value: one; list: in order; map: by key order). */
-    private static Map<Bytes, List<Item>> items(StateSnapshot.Variable v) {
+    private static Map<Bytes, List<Item>> items(StateSnapshot.Variable v, boolean loaded) {
         Map<Bytes, List<Item>> out = new java.util.HashMap<>();
         if (v == null) {
             return out;
@@ -143,17 +148,17 @@ final class StateDifferences {
                 case "value" -> {
                     Object[] s = ValueVariable.stored(data);
                     if (s != null) {
-                        items.add(item(null, null, s[0], encoders[0], (Long) s[1]));
+                        items.add(item(null, null, s[0], encoders[0], (Long) s[1], loaded));
                     }
                 }
                 case "list" -> {
                     for (Object[] s : ListVariable.stored(data)) {
-                        items.add(item(null, null, s[0], encoders[0], (Long) s[1]));
+                        items.add(item(null, null, s[0], encoders[0], (Long) s[1], loaded));
                     }
                 }
                 default -> {
                     for (Object[] s : MapVariable.stored(data)) {
-                        items.add(item(s[0], encoders[0], s[1], encoders[1], (Long) s[2]));
+                        items.add(item(s[0], encoders[0], s[1], encoders[1], (Long) s[2], loaded));
                     }
                 }
             }
@@ -164,9 +169,10 @@ final class StateDifferences {
         return out;
     }
 
-    private static Item item(Object storedKey, Encoder<?> keyEncoder, Object stored, Encoder<?> encoder, long expiry) {
-        Object[] key = storedKey == null && keyEncoder == null ? new Object[2] : canonical(storedKey, keyEncoder);
-        Object[] value = canonical(stored, encoder);
+    private static Item item(Object storedKey, Encoder<?> keyEncoder, Object stored, Encoder<?> encoder, long expiry,
+            boolean loaded) {
+        Object[] key = storedKey == null && keyEncoder == null ? new Object[2] : canonical(storedKey, keyEncoder, loaded);
+        Object[] value = canonical(stored, encoder, loaded);
         return new Item((byte[]) key[0], (Supplier<Object>) key[1], (byte[]) value[0], (Supplier<Object>) value[1], expiry);
     }
 
@@ -176,9 +182,9 @@ final class StateDifferences {
      * FAST), encoded here. The object is a supplier: bytes are decoded only for a difference's words.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static Object[] canonical(Object stored, Encoder<?> encoder) {
+    static Object[] canonical(Object stored, Encoder<?> encoder, boolean loaded) {
         KeyCodec codec = KeyCodec.of(encoder);
-        if (stored instanceof byte[] bytes && !codec.immutable()) {
+        if (stored instanceof byte[] bytes && (loaded || !codec.immutable())) {
             return new Object[] {bytes, (Supplier<Object>) () -> codec.decode(bytes)};
         }
         return new Object[] {codec.encode(stored), (Supplier<Object>) () -> stored};
