@@ -33,6 +33,8 @@ final class SnapshotReader {
     private final SnapshotInput in;
     private final List<StructType> schemas = new ArrayList<>();
     private final List<Encoder<?>> encoders = new ArrayList<>();
+    /** The schema index of the grouping key of the operator being read. */
+    private int keySchema;
 
     private SnapshotReader(SnapshotInput in) {
         this.in = in;
@@ -136,7 +138,9 @@ final class SnapshotReader {
     }
 
     private StateSnapshot.OperatorData operator() throws SnapshotFormatException {
-        Encoder<?> key = encoders.get(in.index("the grouping key's schema", schemas.size()));
+        int keySchema = in.index("the grouping key's schema", schemas.size());
+        Encoder<?> key = encoders.get(keySchema);
+        this.keySchema = keySchema;
         StateSnapshot.Settings settings = null;
         if (in.choice("whether the operator's settings follow", "no", "yes") == 1) {
             String timeMode = in.string("the time mode");
@@ -152,7 +156,7 @@ final class SnapshotReader {
         Map<Bytes, long[]> timers = new HashMap<>();
         Bytes previous = null;
         for (int i = 0; i < keys; i++) {
-            previous = ascending(previous, in.bytes("a grouping key with timers"), "timers' grouping keys");
+            previous = ascending(previous, row(keySchema, "a grouping key with timers"), "timers' grouping keys");
             int n = in.count("timers of a key", 8);
             long[] expiries = new long[n];
             for (int t = 0; t < n; t++) {
@@ -192,7 +196,7 @@ final class SnapshotReader {
         Map<Bytes, Object> data = new HashMap<>();
         Bytes previous = null;
         for (int i = 0; i < keys; i++) {
-            previous = ascending(previous, in.bytes("a grouping key of '" + name + "'"), "grouping keys of '" + name + "'");
+            previous = ascending(previous, row(keySchema, "a grouping key of '" + name + "'"), "grouping keys of '" + name + "'");
             data.put(previous, switch (kind) {
                 case 0 -> ValueVariable.keyData(value(valueSchema, name), in.i64("an expiry"));
                 case 1 -> ListVariable.keyData(list(valueSchema, name));
@@ -235,7 +239,18 @@ final class SnapshotReader {
             throw in.errorAt(at, "a value of '" + name + "' was written with schema #" + written + ", its variable has #"
                     + schema + "; format version 1 holds every value in its variable's schema");
         }
-        return in.bytes("a value of '" + name + "'");
+        return row(schema, "a value of '" + name + "'");
+    }
+
+    /** UnsafeRow bytes of schema {@code schema}, whose fixed part and top-level variable-length fields are checked. */
+    private byte[] row(int schema, String what) throws SnapshotFormatException {
+        int at = in.position() + 4;
+        byte[] bytes = in.bytes(what);
+        String problem = UnsafeRowShape.problem(bytes, schemas.get(schema));
+        if (problem != null) {
+            throw in.errorAt(at, what + " is not an UnsafeRow of " + schemas.get(schema).simpleString() + ": " + problem);
+        }
+        return bytes;
     }
 
     private Bytes ascending(Bytes previous, byte[] next, String what) throws SnapshotFormatException {
