@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,13 +37,9 @@ class SnapshotFileTest {
         Log.drain();
     }
 
+    /** {@link ExperimentProcessor} in processing time, keyed by the row's text before the comma. */
     static TwsQuery<String, String, String> experiment() {
-        return TwsQuery.builder(ExperimentProcessor::new)
-                .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
-                .input(Encoders.STRING())
-                .output(Encoders.STRING())
-                .timeMode(TimeMode.ProcessingTime())
-                .build();
+        return RestartRetryAndModesTest.experiment();
     }
 
     private static Instant t(long ms) {
@@ -258,10 +252,7 @@ class SnapshotFileTest {
 
     @Test
     void a_fast_snapshot_whose_object_the_encoder_refuses_fails_to_save_naming_the_variable_and_full() {
-        TwsQuery<String, String, String> query = TwsQuery.builder(ExperimentProcessor::new)
-                .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
-                .input(Encoders.STRING()).output(Encoders.STRING()).timeMode(TimeMode.ProcessingTime()).build();
-        TwsSimulator<String, String, String> sim = new TwsSimulator<>(query, Fidelity.FAST);
+        TwsSimulator<String, String, String> sim = new TwsSimulator<>(experiment(), Fidelity.FAST);
         sim.runBatchAt(t(1000), List.of("a,smap:x=1"));
         // FAST keeps objects unchecked: a wrong-typed object written through the state view reaches the snapshot
         sim.state().setValue("count", "a", (Object) "not a long");
