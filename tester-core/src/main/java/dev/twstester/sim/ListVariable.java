@@ -70,6 +70,13 @@ final class ListVariable<T> extends StateVariable {
         return out;
     }
 
+    /** One key's data from a snapshot file: {@code [stored form, expiry]} pairs in append order, for {@link SnapshotReader}. */
+    static Object keyData(List<Object[]> elements) {
+        List<Element> out = new ArrayList<>(elements.size());
+        elements.forEach(e -> out.add(new Element(e[0], (Long) e[1])));
+        return out;
+    }
+
     @Override
     void clearKey(Bytes key) {
         remember(key);

@@ -123,6 +123,27 @@ final class MapVariable<MK, MV> extends StateVariable {
         return out;
     }
 
+    /** One key's entries as {@code [order bytes, stored map key, stored value, expiry]} in iteration order, for {@link SnapshotWriter}. */
+    static java.util.List<Object[]> storedWithOrder(Object keyData) {
+        java.util.List<Object[]> out = new java.util.ArrayList<>();
+        ((KeyData) keyData).entries().forEach((order, e) -> out.add(new Object[] {order, e.key, e.value, e.expiry}));
+        return out;
+    }
+
+    /** One key's TTL-index entries left behind by {@code removeKey}, as {@code [order bytes, expiry]}. */
+    static java.util.List<Object[]> staleOf(Object keyData) {
+        return ((KeyData) keyData).stale().stream().map(s -> new Object[] {s.order(), s.expiry()}).toList();
+    }
+
+    /** One key's data from a snapshot file, in the forms {@link #storedWithOrder} and {@link #staleOf} give. */
+    static Object keyData(java.util.List<Object[]> entries, java.util.List<Object[]> stale) {
+        TreeMap<Bytes, Entry> map = new TreeMap<>();
+        entries.forEach(e -> map.put((Bytes) e[0], new Entry(e[1], e[2], (Long) e[3])));
+        Set<Stale> left = new HashSet<>();
+        stale.forEach(s -> left.add(new Stale((Bytes) s[0], (Long) s[1])));
+        return new KeyData(map, left);
+    }
+
     @Override
     void clearKey(Bytes key) {
         remember(key);

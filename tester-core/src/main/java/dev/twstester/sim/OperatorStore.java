@@ -11,6 +11,7 @@ import java.util.function.UnaryOperator;
 
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.types.StructType;
 
 import dev.twstester.StateEncoding;
 import dev.twstester.TwsQuery;
@@ -111,10 +112,54 @@ final class OperatorStore<K> implements StateAccess<K> {
      * Why {@code data} cannot be restored into this operator, or null when it can: it must come
      * from an operator with this grouping key encoder.
      */
-    String restoreProblem(StateSnapshot.OperatorData data) {
+    String restoreProblem(StateSnapshot.OperatorData data, boolean loaded) {
+        if (loaded) {
+            StructType stored = data.keyEncoder().schema();
+            return stored.equals(query.keyEncoder().schema()) ? null : "its grouping key schema " + stored.simpleString()
+                    + " differs from this query's " + query.keyEncoder().schema().simpleString() + " (processor "
+                    + query.userClass().getName() + ")";
+        }
         return data.keyEncoder().equals(query.keyEncoder()) ? null : "its grouping key encoder "
                 + data.keyEncoder() + " differs from this query's " + query.keyEncoder() + " (processor "
                 + query.userClass().getName() + ")";
+    }
+
+    /**
+     * {@code loaded}, read from a file ({@link StateSnapshot#load}: row encoders of the recorded
+     * schemas, values as bytes), with the encoders this operator's processor declared for each
+     * variable of the same name, kind and schemas, and values in this store's stored forms. Other
+     * variables keep row encoders of their recorded schemas; dropped ones stay as read, for
+     * {@link #restoreEvolved} to read as the version asking for them again does.
+     */
+    StateSnapshot.OperatorData bind(StateSnapshot.OperatorData loaded) {
+        List<StateSnapshot.Variable> variables = new ArrayList<>();
+        for (StateSnapshot.Variable v : loaded.variables()) {
+            StateVariable declared = store.variables().get(v.name());
+            Encoder<?>[] encoders = declared != null && declared.kind().equals(v.kind())
+                    && schemas(declared.encoders).equals(schemas(v.encoders())) ? declared.encoders : v.encoders();
+            StateVariable target = new StateStore(query.timeMode(), keyCodec, store.fidelity()).variable(v.name(),
+                    v.kind(), encoders, v.ttlMs());
+            int last = encoders.length - 1;
+            variables.add(new StateSnapshot.Variable(v.name(), v.kind(), v.ttlMs(), encoders, target.convertData(v.data(),
+                    b -> fromLoaded(encoders[last], b), b -> store.fromBytes(encoders[0], (byte[]) b))));
+        }
+        return new StateSnapshot.OperatorData(query.keyEncoder(), variables, loaded.timers(), loaded.settings(),
+                loaded.dropped());
+    }
+
+    /**
+     * A loaded value's stored form for {@code encoder}: its bytes, or a value kept with the row encoder
+     * of the schema it was written with, which {@code encoder} resolves at each read.
+     */
+    private Object fromLoaded(Encoder<?> encoder, Object loaded) {
+        if (loaded instanceof WrittenValue written) {
+            return WrittenValue.keep(store.fromBytes(written.writer(), (byte[]) written.stored()), written.writer(), encoder);
+        }
+        return store.fromBytes(encoder, (byte[]) loaded);
+    }
+
+    private static List<StructType> schemas(Encoder<?>[] encoders) {
+        return java.util.Arrays.stream(encoders).map(Encoder::schema).toList();
     }
 
     /** Replaces everything with {@code data}, which {@link #restoreProblem} accepted, and commits. */

@@ -25,7 +25,7 @@ final class Restarts {
                     + " stateful operator(s), this query has " + operators.size() + "; " + REMEDY);
         }
         for (int i = 0; i < operators.size(); i++) {
-            String problem = operators.get(i).store().restoreProblem(snapshot.operators.get(i));
+            String problem = operators.get(i).store().restoreProblem(snapshot.operators.get(i), snapshot.loaded);
             if (problem != null) {
                 String which = operators.size() == 1 ? "the snapshot" : "operator " + i + " of the snapshot";
                 throw new IllegalArgumentException("cannot restore " + which + ": " + problem + "; " + REMEDY);
@@ -36,7 +36,9 @@ final class Restarts {
     /** Every operator takes its part of {@code snapshot} ({@link #checkRestore} accepted it). */
     static void restore(List<Operator<?, ?, ?>> operators, StateSnapshot snapshot) {
         for (int i = 0; i < operators.size(); i++) {
-            operators.get(i).store().restore(snapshot.operators.get(i));
+            OperatorStore<?> store = operators.get(i).store();
+            StateSnapshot.OperatorData data = snapshot.operators.get(i);
+            store.restore(snapshot.loaded ? store.bind(data) : data);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 import dev.twstester.StateDifference;
 
@@ -48,14 +49,19 @@ final class StateDifferences {
                     + " and " + right.operators.size() + " stateful operators");
         }
         for (int i = 0; i < left.operators.size(); i++) {
-            operator(i, left.operators.get(i), right.operators.get(i), found);
+            operator(i, new Side(left.operators.get(i), left.loaded), new Side(right.operators.get(i), right.loaded), found);
         }
         return found;
     }
 
-    private static void operator(int op, StateSnapshot.OperatorData left, StateSnapshot.OperatorData right,
-            List<StateDifference> found) {
-        KeyCodec<Object> keys = keyCodec(left);
+    /** One operator's part of a snapshot, and whether it was read from a file (every value bytes, row encoders). */
+    private record Side(StateSnapshot.OperatorData data, boolean loaded) {}
+
+    private static void operator(int op, Side leftSide, Side rightSide, List<StateDifference> found) {
+        StateSnapshot.OperatorData left = leftSide.data();
+        StateSnapshot.OperatorData right = rightSide.data();
+        // the query's own key encoder where a side has it: a file's row encoder runs Spark's generated code
+        KeyCodec<Object> keys = keyCodec(leftSide.loaded() ? right : left);
         Set<String> names = new LinkedHashSet<>();
         left.variables().forEach(v -> names.add(v.name()));
         right.variables().forEach(v -> names.add(v.name()));
@@ -67,8 +73,8 @@ final class StateDifferences {
                 continue;
             }
             Set<Bytes> all = new TreeSet<>((a, b) -> keys.compareNatural(a.array(), b.array()));
-            Map<Bytes, List<Item>> ld = items(l);
-            Map<Bytes, List<Item>> rd = items(r);
+            Map<Bytes, List<Item>> ld = items(l, leftSide.loaded());
+            Map<Bytes, List<Item>> rd = items(r, rightSide.loaded());
             all.addAll(ld.keySet());
             all.addAll(rd.keySet());
             String kind = (l != null ? l : r).kind();
@@ -94,13 +100,13 @@ final class StateDifferences {
     }
 
     /** One stored value (or map entry): its encoded bytes, decoded object and expiration. */
-    private record Item(byte[] keyBytes, Object keyObject, byte[] bytes, Object object, long expiry) {
+    private record Item(byte[] keyBytes, Supplier<Object> keyObject, byte[] bytes, Supplier<Object> object, long expiry) {
         boolean same(Item o) {
             return expiry == o.expiry && Arrays.equals(bytes, o.bytes) && Arrays.equals(keyBytes, o.keyBytes);
         }
 
         String text() {
-            String v = keyBytes == null ? String.valueOf(object) : keyObject + "=" + object;
+            String v = keyBytes == null ? String.valueOf(object.get()) : keyObject.get() + "=" + object.get();
             return expiry == StateVariable.NO_EXPIRY ? v : v + " (expires at " + instant(expiry) + ")";
         }
     }
@@ -130,7 +136,7 @@ final class StateDifferences {
     }
 
     /** A variable's data by encoded key, each key's values as items (value: one; list: in order; map: by key order). */
-    private static Map<Bytes, List<Item>> items(StateSnapshot.Variable v) {
+    private static Map<Bytes, List<Item>> items(StateSnapshot.Variable v, boolean loaded) {
         Map<Bytes, List<Item>> out = new java.util.HashMap<>();
         if (v == null) {
             return out;
@@ -142,17 +148,17 @@ final class StateDifferences {
                 case "value" -> {
                     Object[] s = ValueVariable.stored(data);
                     if (s != null) {
-                        items.add(item(null, null, s[0], encoders[0], (Long) s[1]));
+                        items.add(item(null, null, s[0], encoders[0], (Long) s[1], loaded));
                     }
                 }
                 case "list" -> {
                     for (Object[] s : ListVariable.stored(data)) {
-                        items.add(item(null, null, s[0], encoders[0], (Long) s[1]));
+                        items.add(item(null, null, s[0], encoders[0], (Long) s[1], loaded));
                     }
                 }
                 default -> {
                     for (Object[] s : MapVariable.stored(data)) {
-                        items.add(item(s[0], encoders[0], s[1], encoders[1], (Long) s[2]));
+                        items.add(item(s[0], encoders[0], s[1], encoders[1], (Long) s[2], loaded));
                     }
                 }
             }
@@ -163,26 +169,26 @@ final class StateDifferences {
         return out;
     }
 
-    private static Item item(Object storedKey, Encoder<?> keyEncoder, Object stored, Encoder<?> encoder, long expiry) {
-        Object[] key = storedKey == null && keyEncoder == null ? new Object[2] : canonical(storedKey, keyEncoder);
-        Object[] value = canonical(stored, encoder);
-        return new Item((byte[]) key[0], key[1], (byte[]) value[0], value[1], expiry);
+    private static Item item(Object storedKey, Encoder<?> keyEncoder, Object stored, Encoder<?> encoder, long expiry,
+            boolean loaded) {
+        Object[] key = storedKey == null && keyEncoder == null ? new Object[2] : canonical(storedKey, keyEncoder, loaded);
+        Object[] value = canonical(stored, encoder, loaded);
+        return new Item((byte[]) key[0], (Supplier<Object>) key[1], (byte[]) value[0], (Supplier<Object>) value[1], expiry);
     }
 
     /**
      * {@code [bytes, object]} of a stored form: Spark's bytes when the snapshot kept them (FULL, a
-     * mutable type), else the object itself (FULL, an immutable type; FAST), encoded here.
+     * mutable type; a snapshot read from a file), else the object itself (FULL, an immutable type;
+     * FAST), encoded here. The object is a supplier: bytes are decoded only for a difference's words.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static Object[] canonical(Object stored, Encoder<?> encoder) {
-        if (stored instanceof WrittenValue written) {
-            stored = written.readAs(encoder);
-        }
+    static Object[] canonical(Object storedForm, Encoder<?> encoder, boolean loaded) {
+        Object stored = storedForm instanceof WrittenValue written ? written.readAs(encoder) : storedForm;
         KeyCodec codec = KeyCodec.of(encoder);
-        if (stored instanceof byte[] bytes && !codec.immutable()) {
-            return new Object[] {bytes, codec.decode(bytes)};
+        if (stored instanceof byte[] bytes && (loaded || !codec.immutable())) {
+            return new Object[] {bytes, (Supplier<Object>) () -> codec.decode(bytes)};
         }
-        return new Object[] {codec.encode(stored), stored};
+        return new Object[] {codec.encode(stored), (Supplier<Object>) () -> stored};
     }
 
     @SuppressWarnings("unchecked")

@@ -1,14 +1,6 @@
 package dev.twstester.sim;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.NotSerializableException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
-import java.io.OutputStream;
-import java.io.Serializable;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -37,22 +29,20 @@ import dev.twstester.StateDifference;
  * then deploy the new version with {@link TwsSimulator#restartWith}, which applies Spark's checks;
  * {@code restore} itself checks only each operator's grouping key encoder.
  *
- * A snapshot is immutable. Saving uses Java serialization: at {@link Fidelity#FULL} values are
- * stored as Spark's bytes and always save; at {@link Fidelity#FAST} they are the objects
- * themselves, which must then be {@link Serializable}.
+ * A snapshot is immutable. {@link #save} writes twstester's own versioned binary format,
+ * described byte by byte in the repository's {@code docs/snapshot-format.md}: Spark's schemas as JSON and every value as Spark's UnsafeRow bytes, so
+ * {@link #load} reads no class from a file and a hostile, truncated or corrupted file fails with a
+ * {@link SnapshotFormatException}.
  */
-public final class StateSnapshot implements Serializable, EndState {
-    private static final long serialVersionUID = 2L;
-
+public final class StateSnapshot implements EndState {
     /** One state variable: how it was obtained and its data by encoded grouping key. */
-    record Variable(String name, String kind, long ttlMs, Encoder<?>[] encoders, Map<Bytes, Object> data)
-            implements Serializable {}
+    record Variable(String name, String kind, long ttlMs, Encoder<?>[] encoders, Map<Bytes, Object> data) {}
 
     /**
      * What Spark's operator metadata records of the operator that took the snapshot: its time
      * mode, output mode and the state encoding, checked by {@link TwsSimulator#restartWith}.
      */
-    record Settings(String timeMode, String outputMode, dev.twstester.StateEncoding encoding) implements Serializable {}
+    record Settings(String timeMode, String outputMode, dev.twstester.StateEncoding encoding) {}
 
     /**
      * One stateful operator's part of the checkpoint.
@@ -66,7 +56,7 @@ public final class StateSnapshot implements Serializable, EndState {
      *                   them ({@link TwsSimulator#restartWith})
      */
     record OperatorData(Encoder<?> keyEncoder, List<Variable> variables, Map<Bytes, long[]> timers, Settings settings,
-            List<Variable> dropped) implements Serializable {
+            List<Variable> dropped) {
         OperatorData {
             variables = List.copyOf(variables);
             timers = Map.copyOf(timers);
@@ -81,8 +71,22 @@ public final class StateSnapshot implements Serializable, EndState {
     final long lastBatchWatermarkMs;
     final long nextBatchId;
 
+    /**
+     * The fidelity of the simulator that took the snapshot: how values are kept, FULL (bytes for
+     * mutable types, objects for immutable ones) or FAST (objects), unless {@link #loaded}.
+     */
+    final Fidelity fidelity;
+    /**
+     * Read from a file by {@link #load}: every encoder is a row encoder of the schema the file
+     * records and every value Spark's bytes (whatever the fidelity), until a restore reads them with
+     * the query's encoders.
+     */
+    final boolean loaded;
+
     StateSnapshot(List<OperatorData> operators, long processingTimeMs, long watermarkMs, long lastBatchWatermarkMs,
-            long nextBatchId) {
+            long nextBatchId, Fidelity fidelity, boolean loaded) {
+        this.fidelity = fidelity;
+        this.loaded = loaded;
         this.operators = List.copyOf(operators);
         this.processingTimeMs = processingTimeMs;
         this.watermarkMs = watermarkMs;
@@ -155,60 +159,29 @@ public final class StateSnapshot implements Serializable, EndState {
         return operators.get(operator).variables().stream().map(Variable::name).toList();
     }
 
-    /** Writes the snapshot to {@code file} (Java serialization), replacing it. */
+    /**
+     * Writes the snapshot to {@code file} in twstester's snapshot format, replacing it. Every value
+     * is written as Spark's UnsafeRow bytes with its schema; values kept as objects (immutable types
+     * at FULL, all values at {@link Fidelity#FAST}) are encoded through their variable's encoder
+     * here, and one the encoder cannot take fails the save with an {@link IOException} naming the
+     * variable.
+     */
     public void save(Path file) throws IOException {
-        write(this, file, "snapshot");
+        Objects.requireNonNull(file, "file must not be null");
+        SnapshotWriter.write(this, file);
     }
 
-    /** Reads a snapshot written by {@link #save}; classes are resolved with this class's loader first. */
+    /**
+     * Reads a snapshot written by {@link #save}. No class is loaded from the file and no value is
+     * decoded: values stay Spark's bytes until {@link TwsSimulator#restore} reads them with the
+     * encoders of the query restored into, whose grouping key and state variables must have the
+     * schemas the file records (a variable the query does not declare, or declares with another
+     * schema, is restored as rows of its recorded schema). A file written by an older twstester
+     * (Java serialization), by a newer one (a later format version), or truncated or corrupted
+     * throws {@link SnapshotFormatException} naming the file and what is wrong.
+     */
     public static StateSnapshot load(Path file) throws IOException {
-        return read(file, StateSnapshot.class, "snapshot");
-    }
-
-    /** Writes {@code snapshot} (called {@code what} in errors) to {@code file}, replacing it. */
-    static void write(Serializable snapshot, Path file, String what) throws IOException {
         Objects.requireNonNull(file, "file must not be null");
-        try (OutputStream out = Files.newOutputStream(file); ObjectOutputStream oos = new ObjectOutputStream(out)) {
-            oos.writeObject(snapshot);
-        } catch (NotSerializableException e) {
-            throw new NotSerializableException("cannot save the " + what + " to " + file + ": a stored value of class "
-                    + e.getMessage() + " is not Serializable; at Fidelity.FAST state values are kept as objects, "
-                    + "so make the class Serializable or take the " + what + " at Fidelity.FULL");
-        }
-    }
-
-    /** Reads a {@code type} written by {@link #write}. */
-    static <T> T read(Path file, Class<T> type, String what) throws IOException {
-        Objects.requireNonNull(file, "file must not be null");
-        try (InputStream in = Files.newInputStream(file); ObjectInputStream ois = new LoaderInput(in)) {
-            Object o = ois.readObject();
-            if (!type.isInstance(o)) {
-                throw new IOException(file + " does not hold a twstester " + type.getSimpleName() + " but a "
-                        + o.getClass().getName());
-            }
-            return type.cast(o);
-        } catch (ClassNotFoundException e) {
-            throw new IOException("cannot load the " + what + " " + file + ": class " + e.getMessage()
-                    + " is not on the class path", e);
-        }
-    }
-
-    private static final class LoaderInput extends ObjectInputStream {
-        LoaderInput(InputStream in) throws IOException {
-            super(in);
-        }
-
-        @Override
-        protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-            ClassLoader context = Thread.currentThread().getContextClassLoader();
-            if (context != null) {
-                try {
-                    return Class.forName(desc.getName(), false, context);
-                } catch (ClassNotFoundException e) {
-                    // fall back to the default resolution
-                }
-            }
-            return super.resolveClass(desc);
-        }
+        return SnapshotReader.read(file);
     }
 }

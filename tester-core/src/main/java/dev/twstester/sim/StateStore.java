@@ -121,6 +121,19 @@ final class StateStore {
         return codec.immutable() ? Codec.checked(codec) : Codec.encoded(codec);
     }
 
+    Fidelity fidelity() {
+        return fidelity;
+    }
+
+    /** The stored form of a value given as Spark's bytes of {@code encoder}: the bytes at FULL for a mutable type, else the object. */
+    <T> Object fromBytes(Encoder<T> encoder, byte[] bytes) {
+        KeyCodec<T> codec = codec(encoder);
+        if (fidelity == Fidelity.FULL && !codec.immutable()) {
+            return bytes;
+        }
+        return values(encoder).store(codec.decode(bytes));
+    }
+
     /** The variable {@code name} if there is one, which must be of {@code kind}; else null. */
     @SuppressWarnings("unchecked")
     private <V extends StateVariable> V existing(String name, Class<?> kind) {

@@ -363,7 +363,7 @@ public class TwsSimulator<K, I, O> {
             data = operators.stream().map(op -> op.store().snapshot()).toList();
         }
         return new StateSnapshot(data, checkpoint.processingTimeMs(), checkpoint.watermarkMs(),
-                checkpoint.lastBatchWatermarkMs(), checkpoint.nextBatchId());
+                checkpoint.lastBatchWatermarkMs(), checkpoint.nextBatchId(), operators.get(0).fidelity(), false);
     }
 
     /**

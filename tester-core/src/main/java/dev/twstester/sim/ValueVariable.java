@@ -49,6 +49,11 @@ final class ValueVariable<T> extends StateVariable {
         return keyData instanceof Entry e ? new Object[] {e.value, e.expiry} : null;
     }
 
+    /** One key's data from a snapshot file: the stored form and its expiration, for {@link SnapshotReader}. */
+    static Object keyData(Object stored, long expiry) {
+        return new Entry(stored, expiry);
+    }
+
     @Override
     void clearKey(Bytes key) {
         remember(key);

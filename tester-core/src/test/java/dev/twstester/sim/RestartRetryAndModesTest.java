@@ -34,7 +34,7 @@ class RestartRetryAndModesTest {
         Log.drain();
     }
 
-    private static TwsQuery<String, String, String> experiment() {
+    static TwsQuery<String, String, String> experiment() {
         return TwsQuery.builder(ExperimentProcessor::new)
                 .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
                 .input(Encoders.STRING())

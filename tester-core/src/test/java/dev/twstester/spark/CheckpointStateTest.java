@@ -105,6 +105,23 @@ class CheckpointStateTest {
         SAME.assertSameState(seeded.snapshot(), CheckpointState.of(CheckpointProbe.query()).read(checkpoint));
     }
 
+    /** The snapshot file carries Spark's own state (UnsafeRow bytes, TTL expiries, timers, position) unchanged. */
+    @Test
+    void an_earlier_batch_saved_to_a_file_and_loaded_seeds_a_simulator_that_runs_the_rest_as_spark_did(
+            @TempDir Path files) throws java.io.IOException {
+        Path file = files.resolve("batch1.snapshot");
+        CheckpointState.of(CheckpointProbe.query()).batchId(1).read(checkpoint).save(file);
+
+        TwsSimulator<String, String, String> seeded = new TwsSimulator<>(CheckpointProbe.query());
+        seeded.restore(StateSnapshot.load(file));
+        RunResult<String, String, String> rest = seeded.run(secondPart(Scenario.builder()).build());
+
+        SAME.assertSame(rest, new RunResult<>(live.batches().subList(2, 4)));
+        assertThat(rest.outputs()).containsExactly("c:m:q=2",
+                "b fired " + ms(4) + " last=y seen=[b1] tags=[z=9] pair=null");
+        SAME.assertSameState(seeded.snapshot(), CheckpointState.of(CheckpointProbe.query()).read(checkpoint));
+    }
+
     @Test
     void a_checkpoint_of_another_processor_version_names_each_variable_and_both_schemas() {
         assertThatThrownBy(() -> CheckpointState.of(CheckpointProbe.LongLast.query()).read(checkpoint))
