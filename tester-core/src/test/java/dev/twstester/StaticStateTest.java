@@ -14,6 +14,8 @@ import dev.twstester.testing.StaticState;
  */
 class StaticStateTest {
     private static final String NEVER_WRITTEN = "a private array filled when the class initializes and never written after";
+    private static final String SNAPSHOT_FORMAT =
+            "a constant of the snapshot file format, filled when the class initializes; SnapshotWriter and SnapshotReader only read it";
     private static final String NEVER_WRITTEN_IN_PACKAGE =
             "an array filled when the class initializes; its package only reads it (Metrics, NamedCounts)";
 
@@ -32,6 +34,10 @@ class StaticStateTest {
                 Map.entry("dev.twstester.sim.Metric#ALL", NEVER_WRITTEN_IN_PACKAGE),
                 Map.entry("dev.twstester.sim.Metric#SORTED_ORDINALS", NEVER_WRITTEN_IN_PACKAGE),
                 Map.entry("dev.twstester.sim.Metric#ZEROS", "a NamedCounts map, which refuses every write"),
+                Map.entry("dev.twstester.sim.SnapshotWriter#ENCODINGS", SNAPSHOT_FORMAT),
+                Map.entry("dev.twstester.sim.SnapshotWriter#KINDS", SNAPSHOT_FORMAT),
+                Map.entry("dev.twstester.sim.SnapshotWriter#MAGIC", SNAPSHOT_FORMAT),
+                Map.entry("dev.twstester.sim.SnapshotWriter#VALUE_FORMATS", SNAPSHOT_FORMAT),
                 Map.entry("dev.twstester.spark.LiveSpark#LEFT_OVER", "a concurrent set"),
                 Map.entry("dev.twstester.spark.LiveSpark#defaults", "used only in the class's synchronized methods"),
                 Map.entry("dev.twstester.spark.LiveSpark#session", "used only in the class's synchronized methods"),
