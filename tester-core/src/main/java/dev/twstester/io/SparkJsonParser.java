@@ -540,9 +540,17 @@ final class SparkJsonParser {
 
     /** Spark's {@code Decimal(value, precision, scale)}: rounded half up to the scale, within the precision. */
     static BigDecimal decimal(BigDecimal v, DecimalType type) {
-        BigDecimal scaled = v.setScale(type.scale(), RoundingMode.HALF_UP);
-        if (scaled.precision() > type.precision()) {
-            throw new Failure(v.toPlainString() + " does not fit " + type.simpleString());
+        // more integer digits than the type has cannot fit: refused before setScale, which would
+        // build every digit of a number like 1e100000000
+        boolean tooLarge = v.signum() != 0 && (long) v.precision() - v.scale() > type.precision() - type.scale() + 1;
+        // and fewer than a tenth of the type's last digit rounds to 0, without setScale dividing by 10^scale
+        boolean tiny = (long) v.scale() - v.precision() > type.scale() + 1L;
+        BigDecimal scaled = tooLarge ? null
+                : tiny ? BigDecimal.ZERO.setScale(type.scale()) : v.setScale(type.scale(), RoundingMode.HALF_UP);
+        if (tooLarge || scaled.precision() > type.precision()) {
+            // a huge exponent is shown in scientific notation (1e100000000 has no 100-million-digit form here)
+            String shown = Math.abs((long) v.scale()) > 60 ? v.toString() : v.toPlainString();
+            throw new Failure(JsonRows.shorten(shown, 60) + " does not fit " + type.simpleString());
         }
         return scaled;
     }

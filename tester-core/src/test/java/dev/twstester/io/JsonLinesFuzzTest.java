@@ -28,7 +28,7 @@ import dev.twstester.testing.Mutations;
  * element of a top-level array), values Spark cannot read null with a warning naming the file,
  * line and field; or fails with a {@link JsonLinesException} naming the file and a line of it.
  * Never another exception, never a hang ({@link Mutations#TIMEOUT_SECONDS} per file), never a
- * line dropped. {@code -Dtwstester.fuzz.scale=N} reads N times as many; {@code -Dtwstester.seed}
+ * line dropped. {@code -Dtwstester.fuzz.scale=N} reads N times as many; {@code -Dtwstester.fuzz.seed}
  * repeats a run.
  */
 class JsonLinesFuzzTest {

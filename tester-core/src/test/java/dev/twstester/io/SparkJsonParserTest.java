@@ -99,6 +99,16 @@ class SparkJsonParserTest {
     }
 
     @Test
+    void hugeAndTinyExponentsNeitherBuildTheirDigitsNorQuoteThem() throws Exception {
+        SparkJsonParser.Result huge = READER.parse("{\"s\": \"x\", \"dec\": 1.21e100000000}");
+        assertThat(huge.rows()).containsExactly(RowFactory.create("x", null, null, null, null, null));
+        assertThat(huge.problems()).containsExactly("field \"dec\": 1.21E+100000000 does not fit decimal(5,2)");
+        assertThat(one("{\"dec\": 1e-100000000}").get(3)).isEqualTo(new BigDecimal("0.00"));
+        assertThat(one("{\"dec\": -4e-3}").get(3)).as("rounds half up to the scale").isEqualTo(new BigDecimal("0.00"));
+        assertThat(one("{\"dec\": 999.994}").get(3)).isEqualTo(new BigDecimal("999.99"));
+    }
+
+    @Test
     void aBadNestedValueNullsOnlyItsFieldAndIsNamedByItsPath() throws Exception {
         SparkJsonParser.Result r = READER.parse("{\"s\": \"x\", \"inner\": {\"n\": \"one\"}, \"y\": 1}");
         assertThat(r.rows()).containsExactly(RowFactory.create("x", null, (byte) 1, null, null, RowFactory.create((Object) null)));

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * seed and the case in every failure.
  *
  * <pre>{@code
- * Mutations fuzz = Mutations.seeded("event files");            // -Dtwstester.seed=... to repeat a run
+ * Mutations fuzz = Mutations.seeded("event files");            // -Dtwstester.fuzz.seed=... to repeat a run
  * fuzz.run(Mutations.count(10_000), random -> {                   // -Dtwstester.fuzz.scale=10 for 10 times as many
  *     byte[] input = fuzz.mutate(valid, random);
  *     return () -> check(reader.read(input));                    // an AssertionError names the seed and case
@@ -51,9 +51,16 @@ public final class Mutations {
         this.seed = seed;
     }
 
-    /** A fuzzer of {@code what}, its seed {@code -Dtwstester.seed} when given, else a new one (printed on failure). */
+    /**
+     * A fuzzer of {@code what}: its seed {@code -Dtwstester.fuzz.seed} when given, a new one with
+     * {@code -Dtwstester.fuzz.seed=random} (printed on failure), else a fixed seed of {@code what}, so that
+     * {@code mvn verify} checks the same inputs at every run.
+     */
     public static Mutations seeded(String what) {
-        return new Mutations(what, Long.getLong("twstester.seed", new SplittableRandom().nextLong()));
+        String given = System.getProperty("twstester.fuzz.seed");
+        long seed = given == null ? what.hashCode() * 0x9E3779B97F4A7C15L
+                : given.equals("random") ? new SplittableRandom().nextLong() : Long.parseLong(given);
+        return new Mutations(what, seed);
     }
 
     /** {@code base} times {@code -Dtwstester.fuzz.scale} (1 unless given): the count for a longer local run. */
@@ -74,7 +81,7 @@ public final class Mutations {
      * Runs {@code count} cases, each with a random split from the seed, one after another on one
      * other thread, which this thread watches: a case still running after {@link #TIMEOUT_SECONDS}
      * fails the run. The first failure is rethrown as an {@link AssertionError} naming the seed and
-     * case (rerun with {@code -Dtwstester.seed=...}).
+     * case (rerun with {@code -Dtwstester.fuzz.seed=...}).
      */
     public void run(int count, Case make) {
         SplittableRandom random = new SplittableRandom(seed);
@@ -115,7 +122,7 @@ public final class Mutations {
     }
 
     private String where(int i, int count) {
-        return what + " case " + (i + 1) + " of " + count + ", seed " + seed + " (rerun with -Dtwstester.seed=" + seed
+        return what + " case " + (i + 1) + " of " + count + ", seed " + seed + " (rerun with -Dtwstester.fuzz.seed=" + seed
                 + ")";
     }
 
