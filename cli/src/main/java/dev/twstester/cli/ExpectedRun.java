@@ -23,7 +23,8 @@ import dev.twstester.io.RunResultJson;
  * simulator's batch lines (the {@code file}, {@code tick}, {@code start}, {@code state} and
  * {@code engine} members dropped, and each operator view's {@code state}; {@code metrics} kept for
  * the comparison; other engines' lines, restart, stop, pending no-data batch, warning and failure
- * lines and the comparison line skipped), or a file {@link RunResultJson#writeLines} wrote.
+ * lines and the comparison line skipped), or a file {@link RunResultJson#writeLines} wrote (its
+ * {@code {"failedBatch":...}} lines read as the run's failed batches).
  */
 final class ExpectedRun {
     private static final ObjectMapper JSON = JsonRows.mapper();

@@ -97,7 +97,7 @@ final class ReplayComparison<K, I, O> {
     /**
      * The differences between the two runs: of the query's batches for one operator, else of each
      * operator's views (the batch count once), in batch order, each message starting with its
-     * operator.
+     * operator; the failed batches, the query's, once and without an operator.
      */
     private List<RunDifference> batchDifferences(String otherName, RunResult<K, I, O> simulated,
             RunResult<K, I, O> other) {
@@ -110,7 +110,11 @@ final class ReplayComparison<K, I, O> {
         for (int i = 0; i < operators.size(); i++) {
             String operator = TextReport.operatorName(operators, i) + ": ";
             for (RunDifference d : comparison.differences(simulated.operator(i), other.operator(i))) {
-                if (i == 0 || d.aspect() != RunDifference.Aspect.BATCH_COUNT) {
+                if (d.aspect() == RunDifference.Aspect.FAILED_BATCHES) {
+                    if (i == 0) {
+                        found.add(d);   // the query's failed batches, the same in each view: once, as the query's
+                    }
+                } else if (i == 0 || d.aspect() != RunDifference.Aspect.BATCH_COUNT) {
                     found.add(new RunDifference(d.batchId(), d.aspect(), d.key(), d.left(), d.right(),
                             operator + d.message()));
                 }

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
@@ -43,6 +44,17 @@ import dev.twstester.TwsQuery;
  *    "firedTimers":[{"key":"a","expiry":"2024-05-01T10:00:05Z"}]}]}
  * }</pre>
  *
+ * A run with failed batches ({@link RunResult#failures()}) also has {@code "failures"} after
+ * {@code batches}, oldest first, each a {@link FailedBatch} with the batch's own member names and
+ * every field (a null {@code errorClass} or {@code rootMessage} as {@code null}); {@link #writeLines}
+ * writes each on a line of its own after the batches, {@code {"failedBatch":{...}}}. A run without
+ * failures is written without them, as before:
+ * <pre>{@code
+ * "failures":[{"batchId":2,"hadInput":true,"rows":1,"batchTimestamp":"1970-01-01T00:00:02Z",
+ *    "lateWatermark":"1970-01-01T00:00:00Z","evictionWatermark":"1970-01-01T00:00:00Z",
+ *    "errorClass":"TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR","rootMessage":"poison"}]
+ * }</pre>
+ *
  * A batch of a query of several stateful operators also has {@code "operators"}: each operator's
  * view of the batch ({@link BatchResult#operators()}), a batch object of the same form without
  * {@code operators}, in plan order, its rows and keys through that operator's encoders.
@@ -55,7 +67,8 @@ import dev.twstester.TwsQuery;
  *
  * Reading rejects unknown members and wrong types with an {@link IllegalArgumentException} that
  * names the batch, the list and the field, e.g. {@code batch 3 outputs[2]: field "ts": cannot
- * parse "10:61" as timestamp; ...}; {@link #readLines} starts it with {@code line N: }.
+ * parse "10:61" as timestamp; ...} or {@code failed batch 2: "rows" is "one"; write ...};
+ * {@link #readLines} starts it with {@code line N: }.
  */
 public final class RunResultJson {
     /** The {@code format} member of a written document. */
@@ -68,6 +81,10 @@ public final class RunResultJson {
     private static final List<String> BATCH_FIELDS = List.of("batchId", "hadInput", "batchTimestamp", "lateWatermark",
             "evictionWatermark", "input", "droppedLate", "outputs", "outputPartitions", "firedTimers", "metrics",
             "operators");
+    private static final List<String> FAILURE_FIELDS = List.of("batchId", "hadInput", "rows", "batchTimestamp",
+            "lateWatermark", "evictionWatermark", "errorClass", "rootMessage");
+    /** The member of a {@link #writeLines} line that holds a failed batch. */
+    private static final String FAILED_BATCH_LINE = "failedBatch";
 
     private RunResultJson() {}
 
@@ -80,6 +97,10 @@ public final class RunResultJson {
         }
         ObjectNode doc = NODES.objectNode().put("format", FORMAT).put("version", VERSION);
         doc.set("batches", batches);
+        if (!run.failures().isEmpty()) {
+            ArrayNode failures = doc.putArray("failures");
+            run.failures().forEach(f -> failures.add(writeFailure(f)));
+        }
         return print(doc, true);
     }
 
@@ -96,7 +117,18 @@ public final class RunResultJson {
         for (int i = 0; i < doc.get("batches").size(); i++) {
             batches.add(codecs.read(doc.get("batches").get(i), "batches[" + i + "]"));
         }
-        return new RunResult<>(batches);
+        List<FailedBatch> failures = new ArrayList<>();
+        JsonNode list = doc.get("failures");
+        if (list != null) {
+            if (!list.isArray()) {
+                throw new IllegalArgumentException("\"failures\" is " + shorten(list) + "; write an array of failed "
+                        + "batch objects with " + FAILURE_FIELDS);
+            }
+            for (int i = 0; i < list.size(); i++) {
+                failures.add(readFailure(list.get(i), "failures[" + i + "]"));
+            }
+        }
+        return new RunResult<>(batches, failures);
     }
 
     /** {@code run} as JSON lines: one compact JSON object per batch, each line ending in a newline. */
@@ -106,6 +138,11 @@ public final class RunResultJson {
         for (BatchResult<K, I, O> batch : Objects.requireNonNull(run, "run must not be null").batches()) {
             out.append(print(codecs.write(batch), false)).append('\n');
         }
+        for (FailedBatch failure : run.failures()) {
+            ObjectNode line = NODES.objectNode();
+            line.set(FAILED_BATCH_LINE, writeFailure(failure));
+            out.append(print(line, false)).append('\n');
+        }
         return out.toString();
     }
 
@@ -114,18 +151,80 @@ public final class RunResultJson {
         Codecs<K, I, O> codecs = new Codecs<>(query);
         String[] lines = Objects.requireNonNull(jsonLines, "jsonLines must not be null").split("\r?\n", -1);
         List<BatchResult<K, I, O>> batches = new ArrayList<>();
+        List<FailedBatch> failures = new ArrayList<>();
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].isBlank()) {
                 continue;
             }
             String where = "line " + (i + 1) + ": ";
             try {
-                batches.add(codecs.read(parse(lines[i], true), "batch on this line"));
+                JsonNode line = parse(lines[i], true);
+                if (line.isObject() && line.has(FAILED_BATCH_LINE)) {
+                    if (line.size() != 1) {
+                        throw new IllegalArgumentException("a failed batch's line is {\"" + FAILED_BATCH_LINE
+                                + "\":{...}} and nothing else, got " + shorten(line));
+                    }
+                    failures.add(readFailure(line.get(FAILED_BATCH_LINE), "failed batch on this line"));
+                } else {
+                    batches.add(codecs.read(line, "batch on this line"));
+                }
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(where + e.getMessage(), e);
             }
         }
-        return new RunResult<>(batches);
+        return new RunResult<>(batches, failures);
+    }
+
+    /** A failed batch as an object of {@link #FAILURE_FIELDS}, its times as a batch's, a null string as null. */
+    private static ObjectNode writeFailure(FailedBatch f) {
+        return NODES.objectNode()
+                .put("batchId", f.batchId())
+                .put("hadInput", f.hadInput())
+                .put("rows", f.rows())
+                .put("batchTimestamp", f.batchTimestamp().toString())
+                .put("lateWatermark", f.lateWatermark().toString())
+                .put("evictionWatermark", f.evictionWatermark().toString())
+                .put("errorClass", f.errorClass())
+                .put("rootMessage", f.rootMessage());
+    }
+
+    private static FailedBatch readFailure(JsonNode json, String position) {
+        if (json == null || !json.isObject()) {
+            throw new IllegalArgumentException(position + ": expected a failed batch object with " + FAILURE_FIELDS
+                    + ", got " + (json == null ? "none" : shorten(json)));
+        }
+        JsonNode id = json.path("batchId");
+        String where = id.isIntegralNumber() && id.canConvertToLong() ? "failed batch " + id.longValue() : position;
+        for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!FAILURE_FIELDS.contains(name)) {
+                throw new IllegalArgumentException(where + ": unknown member \"" + JsonRows.printable(name, 60)
+                        + "\"; a failed batch has " + FAILURE_FIELDS);
+            }
+        }
+        for (String name : FAILURE_FIELDS) {
+            if (!json.has(name)) {
+                throw new IllegalArgumentException(where + ": \"" + name + "\" is missing; every failed batch has "
+                        + FAILURE_FIELDS);
+            }
+        }
+        JsonNode rows = json.get("rows");
+        if (!rows.isInt() || rows.intValue() < 0) {
+            fail(where, "rows", json, "the number of rows the batch read, a whole number from 0");
+        }
+        return new FailedBatch(integer(json, "batchId", where), bool(json, "hadInput", where), rows.intValue(),
+                instant(json, "batchTimestamp", where), instant(json, "lateWatermark", where),
+                instant(json, "evictionWatermark", where), text(json, "errorClass", where),
+                text(json, "rootMessage", where));
+    }
+
+    /** A string member that may be null. */
+    private static String text(JsonNode parent, String name, String where) {
+        JsonNode v = parent.get(name);
+        if (!v.isTextual() && !v.isNull()) {
+            fail(where, name, parent, "a string or null");
+        }
+        return v.isNull() ? null : v.textValue();
     }
 
     private static void checkHeader(JsonNode doc) {

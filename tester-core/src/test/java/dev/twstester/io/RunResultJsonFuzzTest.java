@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
@@ -19,8 +20,9 @@ import dev.twstester.testing.Mutations;
 import scala.Tuple2;
 
 /**
- * 10,000 mutated run files, 5,000 in each of {@link RunResultJson}'s forms (one batch per line;
- * one document), read back: each gives a run (one batch per line that is not blank) or fails with an
+ * 20,000 mutated run files, 5,000 in each of {@link RunResultJson}'s forms (one batch per line;
+ * one document), and as many of a run with failed batches, read back: each gives a run (one batch
+ * or failed batch per line that is not blank) or fails with an
  * {@link IllegalArgumentException} naming the line ({@code line N: }) or, in a document, the batch
  * or the JSON line and column. Never another exception, never a hang.
  * {@code -Dtwstester.fuzz.scale=N} reads N times as many.
@@ -63,6 +65,34 @@ class RunResultJsonFuzzTest {
         });
     }
 
+    /** {@link #run()} with its last batch failed twice and a no-data batch failed without an error class or message. */
+    static RunResult<String, Reading, Tuple2<String, Long>> failedRun() {
+        Instant t = Instant.parse("2024-05-01T10:00:00Z");
+        return new RunResult<>(run().batches(), List.of(
+                new FailedBatch(3, true, 2, t.plusSeconds(12), t, t.plusSeconds(20), "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+                        "poison row for key s1"),
+                new FailedBatch(3, true, 2, t.plusSeconds(12), t, t.plusSeconds(20), "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+                        "poison row for key s1"),
+                new FailedBatch(4, false, 0, t.plusSeconds(30), t.plusSeconds(20), t.plusSeconds(25), null, null)));
+    }
+
+    @Test
+    void fiveThousandMutatedRunFilesWithFailedBatchesGiveARunOrAnErrorNamingTheLine() {
+        String valid = RunResultJson.writeLines(failedRun(), READINGS);
+        assertThat(RunResultJson.readLines(valid, READINGS)).isEqualTo(failedRun());
+        String document = RunResultJson.write(failedRun(), READINGS);
+        assertThat(RunResultJson.read(document, READINGS)).isEqualTo(failedRun());
+        fuzz("run files with failed batches, one batch per line", valid, RunResultJsonFuzzTest::checkLines);
+        fuzz("run documents with failed batches", document, input -> {
+            try {
+                RunResultJson.read(input, READINGS);
+            } catch (IllegalArgumentException e) {
+                assertThat(e.getMessage()).as(Mutations.show(input.getBytes(StandardCharsets.UTF_8)))
+                        .isNotBlank().hasSizeLessThan(2000);
+            }
+        });
+    }
+
     private static void fuzz(String what, String valid, java.util.function.Consumer<String> check) {
         Mutations fuzz = Mutations.seeded(what);
         fuzz.run(Mutations.count(RUNS_PER_FORM), random -> {
@@ -77,7 +107,7 @@ class RunResultJsonFuzzTest {
         try {
             RunResult<?, ?, ?> run = RunResultJson.readLines(input, READINGS);
             long batches = java.util.Arrays.stream(lines).filter(l -> !l.isBlank()).count();
-            assertThat(run.batches()).as(shown).hasSize((int) batches);
+            assertThat(run.batches().size() + run.failures().size()).as(shown).isEqualTo((int) batches);
         } catch (IllegalArgumentException e) {
             assertThat(e.getMessage()).as(shown).matches("line [1-9][0-9]*: .*").hasSizeLessThan(2000);
             int line = Integer.parseInt(e.getMessage().substring(5).split(":")[0]);

@@ -15,6 +15,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
@@ -203,6 +204,105 @@ class RunResultJsonTest {
                 org.apache.spark.sql.streaming.TimerValues timerValues) {
             return scala.jdk.javaapi.CollectionConverters.asScala(List.of(key + ":" + rows.size()).iterator());
         }
+    }
+
+    private static final FailedBatch POISONED = new FailedBatch(2, true, 1, Instant.parse("1970-01-01T00:00:02Z"),
+            EPOCH, Instant.parse("1970-01-01T00:00:01Z"), "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR", "poison row for key b");
+    /** A no-data batch whose timer threw an exception without a message or an error class. */
+    private static final FailedBatch NO_DATA = new FailedBatch(3, false, 0, Instant.parse("1970-01-01T00:00:09Z"),
+            Instant.parse("1970-01-01T00:00:01Z"), Instant.parse("1970-01-01T00:00:10Z"), null, null);
+
+    private static RunResult<String, String, String> failedRun() {
+        return new RunResult<>(stringRun().batches(), List.of(POISONED, POISONED, NO_DATA));
+    }
+
+    @Test
+    void failed_batches_are_written_after_the_batches_with_every_field_and_read_back() {
+        RunResult<String, String, String> run = failedRun();
+        String lines = RunResultJson.writeLines(run, STRINGS);
+        assertThat(lines).startsWith(RunResultJson.writeLines(stringRun(), STRINGS)).endsWith(
+                "{\"failedBatch\":{\"batchId\":2,\"hadInput\":true,\"rows\":1,\"batchTimestamp\":\"1970-01-01T00:00:02Z\","
+                + "\"lateWatermark\":\"1970-01-01T00:00:00Z\",\"evictionWatermark\":\"1970-01-01T00:00:01Z\","
+                + "\"errorClass\":\"TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR\",\"rootMessage\":\"poison row for key b\"}}\n"
+                + "{\"failedBatch\":{\"batchId\":3,\"hadInput\":false,\"rows\":0,\"batchTimestamp\":\"1970-01-01T00:00:09Z\","
+                + "\"lateWatermark\":\"1970-01-01T00:00:01Z\",\"evictionWatermark\":\"1970-01-01T00:00:10Z\","
+                + "\"errorClass\":null,\"rootMessage\":null}}\n");
+        assertThat(RunResultJson.readLines(lines, STRINGS)).isEqualTo(run);
+        assertThat(RunResultJson.readLines(lines, STRINGS).failures()).containsExactly(POISONED, POISONED, NO_DATA);
+
+        String doc = RunResultJson.write(run, STRINGS);
+        assertThat(doc).contains("\"failures\" : [ {\n    \"batchId\" : 2,");
+        assertThat(doc.indexOf("\"failures\"")).isGreaterThan(doc.lastIndexOf("\"firedTimers\""));
+        assertThat(RunResultJson.read(doc, STRINGS)).isEqualTo(run);
+
+        // a run without failures is written as before: no failures member, no failedBatch line
+        assertThat(RunResultJson.write(stringRun(), STRINGS)).doesNotContain("failures");
+        assertThat(RunResultJson.writeLines(stringRun(), STRINGS)).doesNotContain("failedBatch");
+        // a run of failures only (the first batch failed at every start)
+        RunResult<String, String, String> none = new RunResult<>(List.of(), List.of(NO_DATA));
+        assertThat(RunResultJson.read(RunResultJson.write(none, STRINGS), STRINGS)).isEqualTo(none);
+        assertThat(RunResultJson.readLines(RunResultJson.writeLines(none, STRINGS), STRINGS)).isEqualTo(none);
+    }
+
+    @Test
+    void a_query_of_several_operators_keeps_its_failures_at_the_run_level() {
+        TwsQuery<String, String, String> chain = STRINGS.then(STRINGS);
+        BatchResult<String, String, String> first = new BatchResult<>(0, true, List.of("a,1"), List.of(), EPOCH, EPOCH,
+                EPOCH, List.of("a:1"), List.of());
+        BatchResult<String, String, String> second = new BatchResult<>(0, true, List.of("a:1"), List.of(), EPOCH, EPOCH,
+                EPOCH, List.of("a:2"), List.of());
+        RunResult<String, String, String> run = new RunResult<>(List.of(new BatchResult<>(0, true, List.of("a,1"),
+                List.of(), EPOCH, EPOCH, EPOCH, List.of("a:2"), List.of(), java.util.Map.of(), List.of(),
+                List.of(first, second))), List.of(POISONED, NO_DATA));
+
+        RunResult<String, String, String> fromDoc = RunResultJson.read(RunResultJson.write(run, chain), chain);
+        assertThat(fromDoc).isEqualTo(run);
+        assertThat(fromDoc.<String, String, String>operator(1).failures()).containsExactly(POISONED, NO_DATA);
+        String lines = RunResultJson.writeLines(run, chain);
+        assertThat(lines.split("\n")).hasSize(3);
+        assertThat(RunResultJson.readLines(lines, chain)).isEqualTo(run);
+    }
+
+    @Test
+    void a_malformed_failed_batch_names_the_line_and_the_field() {
+        String lines = RunResultJson.writeLines(failedRun(), STRINGS);
+        assertThat(linesError(lines.replace("\"rows\":1,", "\"rows\":\"one\",")))
+                .isEqualTo("line 3: failed batch 2: \"rows\" is \"one\"; write the number of rows the batch read, a whole "
+                        + "number from 0");
+        assertThat(linesError(lines.replace("\"hadInput\":false,\"rows\"", "\"hadInput\":\"no\",\"rows\"")))
+                .isEqualTo("line 5: failed batch 3: \"hadInput\" is \"no\"; write true or false");
+        assertThat(linesError(lines.replace("\"errorClass\":null", "\"errorClass\":7")))
+                .isEqualTo("line 5: failed batch 3: \"errorClass\" is 7; write a string or null");
+        assertThat(linesError(lines.replace("\"rootMessage\":null", "\"rootMessage\":null,\"cause\":\"x\"")))
+                .isEqualTo("line 5: failed batch 3: unknown member \"cause\"; a failed batch has " + failureFields());
+        assertThat(linesError(lines.replace("\"batchTimestamp\":\"1970-01-01T00:00:09Z\"", "\"batchTimestamp\":\"9s\"")))
+                .isEqualTo("line 5: failed batch 3: \"batchTimestamp\" is \"9s\"; write an ISO-8601 instant like "
+                        + "\"2024-05-01T10:00:00Z\"");
+        assertThat(linesError(lines.replace(",\"rootMessage\":null", "")))
+                .isEqualTo("line 5: failed batch 3: \"rootMessage\" is missing; every failed batch has " + failureFields());
+        assertThat(linesError(lines.replace("{\"failedBatch\":{\"batchId\":3", "{\"failedBatch\":{\"batchId\":\"3\"")))
+                .isEqualTo("line 5: failed batch on this line: \"batchId\" is \"3\"; write an integer");
+        assertThat(linesError("{\"failedBatch\":[]}"))
+                .isEqualTo("line 1: failed batch on this line: expected a failed batch object with " + failureFields()
+                        + ", got []");
+        assertThat(linesError("{\"failedBatch\":{},\"batchId\":1}"))
+                .isEqualTo("line 1: a failed batch's line is {\"failedBatch\":{...}} and nothing else, got "
+                        + "{\"failedBatch\":{},\"batchId\":1}");
+
+        String doc = RunResultJson.write(failedRun(), STRINGS);
+        assertThatThrownBy(() -> RunResultJson.read(doc.replace("\"rows\" : 0", "\"rows\" : -1"), STRINGS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("failed batch 3: \"rows\" is -1; write the number of rows the batch read, a whole number from 0");
+        assertThatThrownBy(() -> RunResultJson.read(doc.replaceFirst("\"failures\" : \\[", "\"failures\" : 1, \"x\" : ["),
+                STRINGS))
+                .hasMessage("\"failures\" is 1; write an array of failed batch objects with " + failureFields());
+        assertThatThrownBy(() -> RunResultJson.read(doc.replaceFirst("\"failures\" : \\[ \\{", "\"failures\" : [ 5, {"),
+                STRINGS))
+                .hasMessage("failures[0]: expected a failed batch object with " + failureFields() + ", got 5");
+    }
+
+    private static String failureFields() {
+        return "[batchId, hadInput, rows, batchTimestamp, lateWatermark, evictionWatermark, errorClass, rootMessage]";
     }
 
     private static String batchFields() {

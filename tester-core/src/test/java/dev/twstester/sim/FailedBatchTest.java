@@ -16,9 +16,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
 import dev.twstester.FailedBatch;
+import dev.twstester.RunComparison;
+import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.io.RunResultJson;
 import dev.twstester.report.TimelinePage;
 
 /**
@@ -181,6 +184,45 @@ class FailedBatchTest {
         String html = page.html();
         assertThat(html).contains(">failed</text>", ">re-run</text>", "batch 1 (data) failed</h2>",
                 "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR", "batch 1 (data), a re-run of failed batch 1</h2>");
+    }
+
+    private static Scenario<Event> crashLoop(boolean startAgain) {
+        Scenario.Builder<Event> steps = Scenario.<Event>builder()
+                .batchAt(t(1000), List.of(new Event("a", 1000, "x")))
+                .batchAt(t(2000), List.of(new Event("b", 1000, "poison")))   // batch 1 fails
+                .tick(t(9000));
+        return (startAgain ? steps.start() : steps).build();                   // batch 1 again: fails again
+    }
+
+    private static RunResult<String, Event, String> ran(Scenario<Event> scenario) {
+        TwsSimulator<String, Event, String> sim = new TwsSimulator<>(eventTime(false));
+        assertThat(catchThrowable(() -> sim.run(scenario))).hasRootCauseMessage("poison row for key b");
+        return sim.history();
+    }
+
+    @Test
+    void a_saved_run_keeps_its_failed_batches_and_a_fresh_run_that_fails_differently_is_told_apart() {
+        RunResult<String, Event, String> run = ran(crashLoop(true));
+        assertThat(run.failures()).extracting(FailedBatch::batchId).containsExactly(1L, 1L);
+        String saved = RunResultJson.writeLines(run, eventTime(false));
+        RunResult<String, Event, String> back = RunResultJson.readLines(saved, eventTime(false));
+        assertThat(back).isEqualTo(run);
+        assertThat(RunResultJson.read(RunResultJson.write(run, eventTime(false)), eventTime(false))).isEqualTo(run);
+        RunComparison.between("saved", "fresh").assertSame(back, ran(crashLoop(true)));
+
+        // the same batches, one failure fewer: the saved run's second start is not in the fresh one
+        RunResult<String, Event, String> once = ran(crashLoop(false));
+        assertThat(once.batches()).isEqualTo(run.batches());
+        List<RunDifference> differences = RunComparison.between("saved", "fresh").differences(back, once);
+        assertThat(differences).extracting(RunDifference::aspect).containsExactly(RunDifference.Aspect.FAILED_BATCHES);
+        assertThat(differences.get(0).batchId()).isEqualTo(1);
+        assertThat(differences.get(0).message()).startsWith("failed batches differ\n  saved: ");
+
+        // a saved failure whose message differs
+        RunResult<String, Event, String> edited = RunResultJson.readLines(saved.replace("poison row for key b",
+                "poison row for key z"), eventTime(false));
+        assertThat(RunComparison.between("saved", "fresh").differences(edited, run))
+                .extracting(RunDifference::aspect).containsExactly(RunDifference.Aspect.FAILED_BATCHES);
     }
 
     @Test
