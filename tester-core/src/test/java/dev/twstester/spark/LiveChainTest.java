@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunComparison;
 import dev.twstester.Scenario;
 import dev.twstester.RunResult;
@@ -95,7 +96,8 @@ class LiveChainTest {
         assertThat(simError.getCondition()).isEqualTo(e.errorClass().orElseThrow());
         assertThat(simError.getMessageParameters()).containsEntry("emittedRowEventTime", "35000000")
                 .containsEntry("currentWatermark", "35000");
-        // batches 0 to 2 committed on both sides; the failing batch 3 kept nothing
+        // batches 0 to 2 committed on both sides; the failing batch 3 kept nothing and stays in the offset log
+        assertThat(e.failedBatch()).map(FailedBatch::batchId).contains(3L);
         assertThat(e.completed()).hasSize(3);
         assertThat(sim.history().batches()).hasSize(3);
         for (int i = 0; i < 3; i++) {
@@ -104,7 +106,8 @@ class LiveChainTest {
             assertThat(List.<Object>copyOf(e.completed().get(i).outputs())).as("batch %d's query outputs", i)
                     .isEqualTo(List.<Object>copyOf(sim.history().batches().get(i).outputs()));
         }
-        RunComparison.simulatorVsSpark().assertSame(sim.history(), new RunResult<>(typed(e.completed())));
+        RunComparison.simulatorVsSpark().assertSame(sim.history(),
+                new RunResult<>(typed(e.completed()), e.failedBatch().stream().toList()));
         assertThat(sim.<String>state(1).value("count", "a")).contains(2L);
     }
 
