@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.streaming.TimeMode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +22,7 @@ class InitialStateTest {
     }
 
     private static TwsQuery<String, String, String> query() {
-        return TwsQuery.builder(InitialStateProcessor::new)
-                .keyBy(s -> s.substring(0, s.indexOf(',')), Encoders.STRING())
-                .input(Encoders.STRING())
-                .output(Encoders.STRING())
-                .timeMode(TimeMode.ProcessingTime())
-                .initialState(List.of(Map.entry("c", 30L), Map.entry("b", 20L), Map.entry("a", 10L), Map.entry("b", 21L)),
-                        Encoders.LONG())
-                .build();
+        return ConcurrentCases.initialState();
     }
 
     @Test
