@@ -237,7 +237,6 @@ final class SnapshotReader {
      * kept with a row encoder of that schema ({@link WrittenValue}) for the restoring query to resolve.
      */
     private Object value(int schema, String name) throws SnapshotFormatException {
-        int at = in.position();
         int written = in.index("a value's schema", schemas.size());
         byte[] bytes = row(written, "a value of '" + name + "'");
         return written == schema ? bytes : WrittenValue.keep(bytes, encoders.get(written), encoders.get(schema));
