@@ -119,12 +119,13 @@ public record BatchResult<K, I, O>(
     @SuppressWarnings("unchecked")
     public BatchResult {
         input = unmodifiable(input);
-        droppedLate = List.copyOf(droppedLate);
+        droppedLate = unmodifiable(droppedLate);
         Objects.requireNonNull(lateWatermark, "lateWatermark must not be null");
         Objects.requireNonNull(evictionWatermark, "evictionWatermark must not be null");
         Objects.requireNonNull(batchTimestamp, "batchTimestamp must not be null");
-        outputs = hasNull(outputs) ? Collections.unmodifiableList(new java.util.ArrayList<>(outputs)) : List.copyOf(outputs);
-        firedTimers = List.copyOf(firedTimers);
+        outputs = isView(outputs) ? outputs
+                : hasNull(outputs) ? Collections.unmodifiableList(new java.util.ArrayList<>(outputs)) : unmodifiable(outputs);
+        firedTimers = unmodifiable(firedTimers);
         metrics = metrics.isEmpty() ? Map.of()
                 : metrics instanceof NamedCounts || metrics.getClass() == UNMODIFIABLE_SORTED_MAP
                         && ((java.util.SortedMap<String, Long>) metrics).comparator() == null
@@ -165,8 +166,12 @@ public record BatchResult<K, I, O>(
 
     /** Read-only views are kept as they are (the simulator's FAST mode passes one); others are copied. */
     private static <T> List<T> unmodifiable(List<T> list) {
+        return list.isEmpty() ? List.of() : isView(list) ? list : List.copyOf(list);
+    }
+
+    private static boolean isView(List<?> list) {
         Class<?> type = list.getClass();
-        return type == UNMODIFIABLE_VIEW || type == UNMODIFIABLE_RANDOM_ACCESS_VIEW ? list : List.copyOf(list);
+        return type == UNMODIFIABLE_VIEW || type == UNMODIFIABLE_RANDOM_ACCESS_VIEW;
     }
 
     /**

@@ -23,6 +23,7 @@ class StaticStateTest {
     void every_static_mutable_field_is_listed_with_why_it_is_safe() {
         StaticState.assertExactly(Path.of("target/classes"), Map.ofEntries(
                 Map.entry("dev.twstester.internal.CatalystCodec#RESOLVED", "a concurrent map of immutable resolved encoders"),
+                Map.entry("dev.twstester.internal.ContiguousPartitions#ONE_PARTITION", NEVER_WRITTEN),
                 Map.entry("dev.twstester.internal.ExternalRows#PLANS", "a concurrent map of immutable plans"),
                 Map.entry("dev.twstester.internal.ExternalRows#last", "a volatile reference to an immutable pair"),
                 Map.entry("dev.twstester.internal.RowCodec#SHARED", "a concurrent map of thread-safe codecs"),

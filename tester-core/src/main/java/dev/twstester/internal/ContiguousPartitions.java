@@ -20,6 +20,15 @@ public final class ContiguousPartitions extends AbstractList<Integer> implements
     /** {@code ends[p]}: the number of rows of partitions 0..p. */
     private final int[] ends;
 
+    /** {@code ONE_PARTITION[n]}: n rows, all in partition 0 (index 0 unused). */
+    private static final ContiguousPartitions[] ONE_PARTITION = new ContiguousPartitions[65];
+
+    static {
+        for (int n = 1; n < ONE_PARTITION.length; n++) {
+            ONE_PARTITION[n] = new ContiguousPartitions(new int[] {n});
+        }
+    }
+
     private ContiguousPartitions(int[] ends) {
         this.ends = ends;
     }
@@ -29,16 +38,24 @@ public final class ContiguousPartitions extends AbstractList<Integer> implements
      * ascending order; an empty list when there are no rows.
      */
     public static List<Integer> ofCounts(List<Integer> counts) {
-        int[] ends = new int[counts.size()];
+        return ofCounts(counts.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /** {@link #ofCounts(List)} from an array of counts, which it does not keep. */
+    public static List<Integer> ofCounts(int[] counts) {
+        if (counts.length == 1 && counts[0] > 0 && counts[0] < ONE_PARTITION.length) {
+            return ONE_PARTITION[counts[0]]; // the common case, shared: the list is immutable
+        }
+        int[] ends = new int[counts.length];
         long total = 0;
         for (int p = 0; p < ends.length; p++) {
-            int count = counts.get(p);
+            int count = counts[p];
             if (count < 0) {
                 throw new IllegalArgumentException("partition " + p + " has a negative row count " + count);
             }
             total += count;
             if (total > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("more than " + Integer.MAX_VALUE + " rows: " + counts);
+                throw new IllegalArgumentException("more than " + Integer.MAX_VALUE + " rows: " + Arrays.toString(counts));
             }
             ends[p] = (int) total;
         }

@@ -21,7 +21,8 @@ import java.util.Map;
  */
 final class BatchInput<K, I> {
     final Map<Bytes, List<I>> byKey;
-    final List<I> dropped = new ArrayList<>();
+    /** The late rows, in arrival order (an empty list shared until the first one). */
+    List<I> dropped = List.of();
     long maxEventTimeMs = Long.MIN_VALUE;
 
     private BatchInput(Map<Bytes, List<I>> byKey) {
@@ -67,6 +68,9 @@ final class BatchInput<K, I> {
                 in.maxEventTimeMs = Math.max(in.maxEventTimeMs, Math.floorDiv(micros, 1000L));
             }
             if (lateFilter && micros != null && micros <= filterWmMs * 1000L) {
+                if (in.dropped.isEmpty()) {
+                    in.dropped = new ArrayList<>();
+                }
                 in.dropped.add(row);
             } else {
                 in.byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(delivered);

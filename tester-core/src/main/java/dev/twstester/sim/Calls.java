@@ -51,7 +51,8 @@ final class Calls<K, I, O> {
         } finally {
             depth--;
         }
-        RunResult<K, I, O> ran = new RunResult<>(batches, failures.subList(failedBefore, failures.size()));
+        RunResult<K, I, O> ran = new RunResult<>(batches,
+                failures.size() == failedBefore ? List.of() : failures.subList(failedBefore, failures.size()));
         if (call != null) {
             listeners.callEnded(call, ran, null);
         }

@@ -151,8 +151,11 @@ final class ListVariable<T> extends StateVariable {
     }
 
     private void remember(Bytes key) {
+        if (!scope.journal().firstWrite(this, key)) {
+            return;
+        }
         List<Element> before = lists.containsKey(key) ? new ArrayList<>(lists.get(key)) : null;
-        scope.journal().remember(this, key, () -> {
+        scope.journal().push(() -> {
             if (before == null) {
                 lists.remove(key);
             } else {

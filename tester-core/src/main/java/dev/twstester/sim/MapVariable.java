@@ -256,9 +256,12 @@ final class MapVariable<MK, MV> extends StateVariable {
     }
 
     private void remember(Bytes key) {
+        if (!scope.journal().firstWrite(this, key)) {
+            return;
+        }
         TreeMap<Bytes, Entry> before = maps.containsKey(key) ? new TreeMap<>(maps.get(key)) : null;
         Set<Stale> staleBefore = stale.containsKey(key) ? new HashSet<>(stale.get(key)) : null;
-        scope.journal().remember(this, key, () -> {
+        scope.journal().push(() -> {
             if (before == null) {
                 maps.remove(key);
             } else {

@@ -26,6 +26,13 @@ final class Metrics {
         }
     }
 
+    /** Every counter back to 0, for the counters' next task. */
+    void clear() {
+        if (counts != null) {
+            Arrays.fill(counts, 0);
+        }
+    }
+
     /** Spark's {@code TWSMetricsUtils.resetMetric}: {@code ListState.put} sets the task's counter back to 0. */
     void reset(Metric metric) {
         if (this != DISCARD && counts != null) {

@@ -138,7 +138,7 @@ final class MicroBatchLoop<K, I, O> {
         if (backToBack) {
             untilIdle(ran);
         }
-        return ran;
+        return ran.size() == 1 ? List.of(ran.get(0)) : ran; // the common case, as the run's result keeps it
     }
 
     /**

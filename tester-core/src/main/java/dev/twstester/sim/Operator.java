@@ -54,6 +54,12 @@ final class Operator<K, I, O> {
     private Exception driverFailure;
     /** The last batch's metrics, shared by the next batch when its figures are the same. */
     private final Metrics.Last lastMetrics = new Metrics.Last();
+    /** The tasks' counters, reused by each batch: a batch's figures are summed before the next one runs. */
+    private final List<Metrics> taskMetrics = new ArrayList<>();
+    /** The last batch's {@code TimerValues}. */
+    private OperatorBatch.Timers lastTimers;
+    /** Which partition each key is in, when there is one partition (more need a cache per batch). */
+    private final OperatorBatch.Partitions onePartition;
 
     /**
      * Operator {@code index} of a query of {@code count} operators; {@code lateFilterColumn} is the
@@ -72,6 +78,7 @@ final class Operator<K, I, O> {
         this.queryId = queryId;
         this.kind = OperatorKind.of(query, lateFilterColumn != null);
         this.keyCodec = KeyCodec.of(query.keyEncoder());
+        this.onePartition = query.shufflePartitions() == 1 ? new OperatorBatch.Partitions(1, keyCodec) : null;
         this.inputCodec = KeyCodec.of(query.inputEncoder());
         this.outputCodec = KeyCodec.of(query.outputEncoder());
         this.store = new OperatorStore<>(query, keyCodec, options.fidelity());
@@ -134,7 +141,7 @@ final class Operator<K, I, O> {
 
     /** The watermark this operator filters late rows with in {@code planned}: the previous batch's, or 0. */
     long lateWatermarkMs(Checkpoint.PlannedBatch planned) {
-        return !queryWatermark ? 0 : options.faults().contains(Fault.LATE_FILTER_USES_CURRENT_WATERMARK)
+        return !queryWatermark ? 0 : options.hasFault(Fault.LATE_FILTER_USES_CURRENT_WATERMARK)
                 ? planned.evictionWatermarkMs() : planned.lateWatermarkMs();
     }
 
@@ -190,12 +197,14 @@ final class Operator<K, I, O> {
             int attempt, boolean recordCalls) {
         BatchInput<K, I> input = BatchInput.of(this, rows, knownKey, lateWatermarkMs(planned), planned.id());
         OperatorBatch<K, I, O> batch = new OperatorBatch<>(planned, queryWatermark ? planned.lateWatermarkMs() : 0,
-                evictionWatermarkMs(planned), input, recordCalls);
+                timerValues(planned), input, recordCalls, query.shufflePartitions(), taskMetrics);
         Scope scope = store.scope();
         scope.batchTimestamp(planned.timestampMs());
         try {
-            OperatorBatch.Partitions partitions = new OperatorBatch.Partitions(query.shufflePartitions(), keyCodec);
-            List<List<Bytes>> keys = partitions.split(sortedKeys(input.byKey));
+            OperatorBatch.Partitions partitions = onePartition != null ? onePartition
+                    : new OperatorBatch.Partitions(query.shufflePartitions(), keyCodec);
+            List<List<Bytes>> keys = partitions.split(knownKey != null && input.byKey.size() == 1 ? List.of(knownKey)
+                    : sortedKeys(input.byKey));
             Map<Bytes, List<Object>> initial = planned.id() == 0 ? kind.initialRows(this) : Map.of();
             List<List<Bytes>> initialKeys = partitions.split(sortedKeys(initial));
             for (int p = 0; p < partitions.count; p++) {
@@ -213,6 +222,16 @@ final class Operator<K, I, O> {
             scope.enter(null);
             scope.countInto(Metrics.DISCARD);
         }
+    }
+
+    /** The {@code TimerValues} of {@code planned}: the last batch's when they are the same (they are immutable). */
+    private OperatorBatch.Timers timerValues(Checkpoint.PlannedBatch planned) {
+        long eviction = evictionWatermarkMs(planned);
+        if (lastTimers == null || lastTimers.processingTimeMs() != planned.timestampMs()
+                || lastTimers.watermarkMs() != eviction) {
+            lastTimers = new OperatorBatch.Timers(planned.timestampMs(), eviction);
+        }
+        return lastTimers;
     }
 
     /** The batch's metrics as this kind of operator reports them. */
@@ -235,7 +254,7 @@ final class Operator<K, I, O> {
 
     /** The executor-side handle of a task of batch {@code batchId}. */
     SimHandle taskHandle(long batchId) {
-        return new SimHandle(store.store(), SimHandle.queryInfo(queryId, runId, batchId));
+        return new SimHandle(store.store(), queryId, runId, batchId);
     }
 
     /** {@code row}'s encoded grouping key. */
@@ -280,7 +299,10 @@ final class Operator<K, I, O> {
 
     /** The keys in Spark's key order. */
     List<Bytes> sortedKeys(Map<Bytes, ?> byKey) {
-        if (byKey.size() <= 1) {
+        if (byKey.isEmpty()) {
+            return List.of();
+        }
+        if (byKey.size() == 1) {
             return List.copyOf(byKey.keySet());
         }
         List<Bytes> keys = new ArrayList<>(byKey.keySet());
@@ -380,7 +402,7 @@ final class Operator<K, I, O> {
      * {@code @SneakyThrows} or Kotlin, too), {@link Error}s not (they are never caught). Spark 4.0
      * wraps nothing: see {@link #unwrapped}.
      */
-    private RuntimeException userFailure(String function, Object key, long batchId, Exception e) {
+    RuntimeException userFailure(String function, Object key, long batchId, Exception e) {
         if (kind.passesHandlerErrors() || e instanceof SparkThrowable st && st.getCondition() != null) {
             return Sneaky.raise(e);
         }

@@ -2,6 +2,7 @@ package dev.twstester.sim;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,20 +29,32 @@ final class OperatorBatch<K, I, O> {
     final Timers timerValues;
     final BatchInput<K, I> input;
     final List<O> outputs = new ArrayList<>();
-    final List<FiredTimer<K>> fired = new ArrayList<>();
+    /** The timers fired, in firing order (an empty list shared until the first one: {@link #fired}). */
+    private List<FiredTimer<K>> fired = List.of();
     /** The number of rows each partition's task emitted, by partition: Spark's collect order cuts outputs so. */
-    final List<Integer> outputsPerTask = new ArrayList<>(1);
+    private final int[] outputsPerTask;
     /** Every handler call with what it emitted; null when nothing needs them. */
     final List<RetryCheck.Call> calls;
-    private final List<Metrics> tasks = new ArrayList<>(2);
+    /**
+     * The operator's counters, reused batch after batch: this batch's tasks use the first
+     * {@link #taskCount} ({@link #metricsOfTask}).
+     */
+    private final List<Metrics> taskMetrics;
+    private int taskCount;
 
-    OperatorBatch(Checkpoint.PlannedBatch planned, long lateWatermarkMs, long evictionWatermarkMs, BatchInput<K, I> input,
-            boolean recordCalls) {
+    /**
+     * A batch of an operator with {@code partitions} shuffle partitions, whose tasks count into
+     * {@code taskMetrics} (the operator's, reused) and whose {@code TimerValues} are {@code timerValues}.
+     */
+    OperatorBatch(Checkpoint.PlannedBatch planned, long lateWatermarkMs, Timers timerValues, BatchInput<K, I> input,
+            boolean recordCalls, int partitions, List<Metrics> taskMetrics) {
         this.planned = planned;
         this.lateWatermarkMs = lateWatermarkMs;
-        this.timerValues = new Timers(planned.timestampMs(), evictionWatermarkMs);
+        this.timerValues = timerValues;
         this.input = input;
         this.calls = recordCalls ? new ArrayList<>() : null;
+        this.outputsPerTask = new int[partitions];
+        this.taskMetrics = taskMetrics;
     }
 
     long id() {
@@ -52,11 +65,30 @@ final class OperatorBatch<K, I, O> {
         return lateWatermarkMs;
     }
 
-    /** A new task's counters, summed into the batch's at the end. */
+    /**
+     * A new task's counters, summed into the batch's at the end: the operator's, set back to 0 (a
+     * batch's figures are summed before its operator runs the next batch).
+     */
     Metrics metricsOfTask() {
-        Metrics task = new Metrics();
-        tasks.add(task);
+        if (taskMetrics.size() == taskCount) {
+            taskMetrics.add(new Metrics());
+        }
+        Metrics task = taskMetrics.get(taskCount++);
+        task.clear();
         return task;
+    }
+
+    /** Records that partition {@code partition}'s task emitted {@code rows} rows. */
+    void taskEmitted(int partition, int rows) {
+        outputsPerTask[partition] = rows;
+    }
+
+    /** Records a fired timer. */
+    void fired(FiredTimer<K> timer) {
+        if (fired.isEmpty()) {
+            fired = new ArrayList<>();
+        }
+        fired.add(timer);
     }
 
     /**
@@ -64,19 +96,22 @@ final class OperatorBatch<K, I, O> {
      * source's, or the previous operator's outputs).
      */
     BatchResult<K, I, O> result(List<I> received, Map<String, Long> metrics) {
+        // the batch is done: its lists are handed over as read-only views, not copied
         return new BatchResult<>(planned.id(), planned.hadInput(), received, input.dropped,
                 Instant.ofEpochMilli(lateWatermarkMs), Instant.ofEpochMilli(timerValues.watermarkMs()),
-                Instant.ofEpochMilli(planned.timestampMs()), outputs, fired, metrics,
+                Instant.ofEpochMilli(planned.timestampMs()), Collections.unmodifiableList(outputs), fired, metrics,
                 ContiguousPartitions.ofCounts(outputsPerTask));
     }
 
     /** Every task's counters summed, with {@code last}'s map when the figures are the same. */
     Map<String, Long> summedMetrics(Metrics.Last last) {
-        return Metrics.sum(tasks, last);
+        return Metrics.sum(taskMetrics.subList(0, taskCount), last);
     }
 
     /** Which shuffle partition each grouping key is in (computed once per key and batch). */
     static final class Partitions {
+        /** One partition without keys, the most common split (initial state is rare). */
+        private static final List<List<Bytes>> NO_KEYS_IN_ONE = List.of(List.of());
         final int count;
         private final KeyCodec<?> keyCodec;
         private final Map<Bytes, Integer> cache;
@@ -102,7 +137,7 @@ final class OperatorBatch<K, I, O> {
         /** {@code keys} split by partition, each partition's in the order given: one list per partition. */
         List<List<Bytes>> split(List<Bytes> keys) {
             if (count == 1) {
-                return List.of(keys);
+                return keys.isEmpty() ? NO_KEYS_IN_ONE : List.of(keys);
             }
             List<List<Bytes>> byPartition = new ArrayList<>(count);
             for (int p = 0; p < count; p++) {

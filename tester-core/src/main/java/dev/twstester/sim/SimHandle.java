@@ -21,12 +21,19 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 final class SimHandle implements StatefulProcessorHandle {
     private final StateStore store;
-    private final QueryInfo queryInfo;
+    private final UUID queryId;
+    private final UUID runId;
+    private final long batchId;
+    /** Made at the first {@link #getQueryInfo()}: most processors never ask. */
+    private QueryInfo queryInfo;
     HandleState state = HandleState.CREATED;
 
-    SimHandle(StateStore store, QueryInfo queryInfo) {
+    /** The handle of a task of batch {@code batchId} of run {@code runId} of query {@code queryId}. */
+    SimHandle(StateStore store, UUID queryId, UUID runId, long batchId) {
         this.store = store;
-        this.queryInfo = queryInfo;
+        this.queryId = queryId;
+        this.runId = runId;
+        this.batchId = batchId;
     }
 
     /** The store this handle works on (the legacy functions' adapter keeps its state there directly). */
@@ -84,6 +91,9 @@ final class SimHandle implements StatefulProcessorHandle {
 
     @Override
     public QueryInfo getQueryInfo() {
+        if (queryInfo == null) {
+            queryInfo = queryInfo(queryId, runId, batchId);
+        }
         return queryInfo;
     }
 

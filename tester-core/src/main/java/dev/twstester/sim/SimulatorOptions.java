@@ -41,4 +41,9 @@ record SimulatorOptions(Fidelity fidelity, boolean checkRetries, boolean realTim
     SimulatorOptions withFaults(Set<Fault> set) {
         return new SimulatorOptions(fidelity, checkRetries, realTimeMode, keepHistory, sparkLine, set);
     }
+
+    /** Whether {@code fault} is on: a cheap test for the per-batch paths (most runs have none). */
+    boolean hasFault(Fault fault) {
+        return !faults.isEmpty() && faults.contains(fault);
+    }
 }

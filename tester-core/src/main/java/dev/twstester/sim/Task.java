@@ -14,7 +14,6 @@ import org.apache.spark.sql.streaming.TimeMode;
 import dev.twstester.FiredTimer;
 import dev.twstester.ProcessorException;
 
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * One shuffle partition's task of one operator in one micro-batch, as Spark 4.2.0's
@@ -68,16 +67,23 @@ final class Task<K, I, O> {
         Scope scope = operator.store().scope();
         processor.setHandle(handle);
         try {
-            operator.run("init", null, batch.id(), () -> processor.init(operator.query().outputMode(),
-                    operator.query().timeMode()));
+            try {
+                processor.init(operator.query().outputMode(), operator.query().timeMode());
+            } catch (Exception e) {
+                throw operator.userFailure("init", null, batch.id(), e);
+            }
             handle.state = HandleState.INITIALIZED;
             operator.kind().processKeys(this);
             handle.state = HandleState.DATA_PROCESSED;
             timers();
             handle.state = HandleState.TIMER_PROCESSED;
             scope.enter(null);
-            operator.run("close", null, batch.id(), processor::close);
-            batch.outputsPerTask.add(batch.outputs.size() - outputsBefore);
+            try {
+                processor.close();
+            } catch (Exception e) {
+                throw operator.userFailure("close", null, batch.id(), e);
+            }
+            batch.taskEmitted(partition, batch.outputs.size() - outputsBefore);
         } finally {
             scope.enter(null);
             handle.state = HandleState.CLOSED;
@@ -151,10 +157,14 @@ final class Task<K, I, O> {
     }
 
     private void call(K k, List<I> rows) {
-        scala.collection.Iterator<I> values = CollectionConverters.asScala(rows.iterator());
+        scala.collection.Iterator<I> values = new Rows<>(rows);
         HandlerCall call = operator.handlerStarting("handleInputRows", k, batch.id(), attempt, partition, processor);
-        scala.collection.Iterator<O> out = operator.callSync("handleInputRows", k, batch.id(),
-                () -> processor.handleInputRows(k, values, batch.timerValues));
+        scala.collection.Iterator<O> out;
+        try {
+            out = processor.handleInputRows(k, values, batch.timerValues);
+        } catch (Exception e) {
+            throw operator.userFailure("handleInputRows", k, batch.id(), e);
+        }
         consume(call, "handleInputRows", k, out);
     }
 
@@ -186,7 +196,7 @@ final class Task<K, I, O> {
             timers.delete(timer.key(), expiry);
             scope.metrics().add(Metric.EXPIRED_TIMERS, 1);
             scope.metrics().add(Metric.DELETED_TIMERS, 1);
-            batch.fired.add(new FiredTimer<>(k, Instant.ofEpochMilli(expiry)));
+            batch.fired(new FiredTimer<>(k, Instant.ofEpochMilli(expiry)));
         }
     }
 
@@ -222,6 +232,29 @@ final class Task<K, I, O> {
         }
         if (call != null) {
             operator.handlerEnded(call, emitted);
+        }
+    }
+
+    /** A key's rows as the handler's iterator: one object, where a Java iterator and its Scala wrapper are two. */
+    private static final class Rows<I> extends scala.collection.AbstractIterator<I> {
+        private final List<I> rows;
+        private int next;
+
+        Rows(List<I> rows) {
+            this.rows = rows;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next < rows.size();
+        }
+
+        @Override
+        public I next() {
+            if (next >= rows.size()) {
+                throw new java.util.NoSuchElementException("next on an exhausted iterator of " + rows.size() + " rows");
+            }
+            return rows.get(next++);
         }
     }
 }

@@ -153,8 +153,11 @@ final class TimerStore {
     }
 
     private void remember(Bytes key) {
+        if (!journal.firstWrite(this, key)) {
+            return;
+        }
         List<Long> before = list(key);
-        journal.remember(this, key, () -> {
+        journal.push(() -> {
             for (Long t : list(key)) {
                 byExpiry.remove(new Timer(t, order(key), key));
             }

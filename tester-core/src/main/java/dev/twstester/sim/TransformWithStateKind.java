@@ -58,11 +58,13 @@ final class TransformWithStateKind<K, I, O> implements OperatorKind<K, I, O> {
 
     @Override
     public void processKeys(Task<K, I, O> task) {
-        for (Bytes key : task.initialKeys()) {
-            task.initialState(key);
+        List<Bytes> initialKeys = task.initialKeys();
+        for (int i = 0; i < initialKeys.size(); i++) {
+            task.initialState(initialKeys.get(i));
         }
-        for (Bytes key : task.inputKeys()) {
-            task.input(key);
+        List<Bytes> inputKeys = task.inputKeys();
+        for (int i = 0; i < inputKeys.size(); i++) {
+            task.input(inputKeys.get(i));
         }
     }
 

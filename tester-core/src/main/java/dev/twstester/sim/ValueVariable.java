@@ -34,9 +34,14 @@ final class ValueVariable<T> extends StateVariable {
     }
 
     void put(Bytes key, T value) {
-        Object encoded = codec.store(value);
-        remember(key);
-        entries.put(key, new Entry(encoded, expiryForWrite()));
+        write(key, new Entry(codec.store(value), expiryForWrite()));
+    }
+
+    /** Stores {@code after} for {@code key}, journaled; returns the entry it replaced, or null. */
+    private Entry write(Bytes key, Entry after) {
+        Entry before = entries.put(key, after);
+        remember(key, before);
+        return before;
     }
 
     /** Stores {@code value} for {@code key} with the expiration a checkpoint gave it (no journal: for {@link SnapshotBuilder}). */
@@ -56,8 +61,7 @@ final class ValueVariable<T> extends StateVariable {
 
     @Override
     void clearKey(Bytes key) {
-        remember(key);
-        entries.remove(key);
+        remember(key, entries.remove(key));
     }
 
     @Override
@@ -97,9 +101,12 @@ final class ValueVariable<T> extends StateVariable {
         return a instanceof Entry x && b instanceof Entry y && x.expiry == y.expiry && sameStored(x.value, y.value);
     }
 
-    private void remember(Bytes key) {
-        Entry before = entries.get(key);
-        scope.journal().remember(this, key, () -> {
+    /** Journals {@code key}'s entry before this batch's first change of it ({@code before}: what the change replaced). */
+    private void remember(Bytes key, Entry before) {
+        if (!scope.journal().firstWrite(this, key)) {
+            return;
+        }
+        scope.journal().push(() -> {
             if (before == null) {
                 entries.remove(key);
             } else {
@@ -124,9 +131,8 @@ final class ValueVariable<T> extends StateVariable {
             @Override
             public void update(T newState) {
                 Bytes key = scope.requireKey(name);
-                Entry before = entries.get(key);
-                put(key, newState);
-                Entry after = entries.get(key);
+                Entry after = new Entry(codec.store(newState), expiryForWrite());
+                Entry before = write(key, after);
                 // with TTL Spark rewrites (and counts) only a changed value or expiration
                 if (ttlMs == 0 || before == null || before.expiry != after.expiry || !sameStored(before.value, after.value)) {
                     metrics().add(Metric.UPDATED_STATE_ROWS, 1);
