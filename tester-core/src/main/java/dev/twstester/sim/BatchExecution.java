@@ -122,6 +122,10 @@ final class BatchExecution<K, I, O> {
     private List<OperatorBatch<?, ?, ?>> attempt(Checkpoint.PlannedBatch planned, List<I> rows, Bytes knownKey,
             K keyObject, int attempt) {
         boolean recordCalls = options.checkRetries();
+        if (operators.size() == 1) {
+            Operator only = operators.get(0);
+            return List.of(only.runBatch(planned, rows, knownKey, keyObject, attempt, recordCalls));
+        }
         List<OperatorBatch<?, ?, ?>> ran = new ArrayList<>(operators.size());
         List input = rows;
         for (Operator op : operators) {
