@@ -68,6 +68,19 @@ final class Calls<K, I, O> {
         return result.get(0);
     }
 
+    /**
+     * Runs {@code body} as part of the call running now on another simulator (a scenario's steps
+     * after a deploy step run on the new version's simulator): its calls are not reported on their own.
+     */
+    <R> R nested(Supplier<R> body) {
+        depth++;
+        try {
+            return body.get();
+        } finally {
+            depth--;
+        }
+    }
+
     /** Every batch kept so far. */
     List<BatchResult<K, I, O>> history() {
         return history;

@@ -214,6 +214,7 @@ public final class LiveRunner<K, I, O> {
                 : tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
         try {
             RunResult<K, I, O> result;
+            TwsQuery<K, I, O> last;
             try (LiveRun<K, I, O> run = new LiveRun<>(versions.get(0), spark, stepTimeout, checkpoint)) {
                 LiveRunException failed = null;
                 for (int i = 0; i < versions.size(); i++) {
@@ -233,11 +234,11 @@ public final class LiveRunner<K, I, O> {
                     throw failed;
                 }
                 result = run.result();
+                last = run.query();
             }
             if (!readState) {
                 return new LiveOutcome<>(result, null);
             }
-            TwsQuery<K, I, O> last = versions.get(versions.size() - 1);
             StateSnapshot end = result.isEmpty() ? SnapshotBuilder.of(last, Fidelity.FULL).build()
                     : CheckpointState.of(last).session(spark).batchId(result.lastBatch().batchId()).read(checkpoint);
             return new LiveOutcome<>(result, end);

@@ -1,0 +1,49 @@
+package dev.twstester.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * {@code --live} with a plan's {@code deploy} line after a failed batch: live Spark fails the same
+ * batch, the redeploy runs it again with the new version on the same checkpoint, and the runs (the
+ * failed batch included) and end states are the same.
+ */
+@Tag("live")
+class ReplayDeployLiveTest {
+
+    @Test
+    void theFailedBatchAndTheRedeployRunTheSameOnLiveSpark(@TempDir Path dir) throws IOException {
+        Cli.copy("cart", dir);
+        Files.writeString(dir.resolve("004.jsonl"), "{\"userId\":\"dee\",\"event\":\"add\",\"item\":\"pen\","
+                + "\"ts\":\"2024-05-01T10:51:00Z\"}\n");
+        Files.writeString(dir.resolve("scenario.txt"), "input 001.jsonl\ninput 002.jsonl\ninput 003.jsonl\n"
+                + "add 004.jsonl\nrestart\ndeploy " + ReplayDeployTest.FIXED + "\n");
+
+        Cli.Result r = Cli.run("replay", dir.toString(), "--query", ReplayDeployTest.SOLD_OUT, "--live",
+                "--format", "json");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        List<JsonNode> lines = ReplayCartStoryTest.jsonLines(r.out());
+        JsonNode comparison = lines.get(lines.size() - 1).get("comparison");
+        assertThat(comparison.get("same").asBoolean()).as(r.out()).isTrue();
+        assertThat(comparison.get("endState").get("compared").asBoolean()).as(r.out()).isTrue();
+        assertThat(lines.stream().filter(l -> l.has("failedBatch") && "simulator".equals(l.path("engine").asText())))
+                .hasSize(2);
+        assertThat(batchIds(lines, "spark")).isEqualTo(batchIds(lines, "simulator")).startsWith(0L, 1L, 2L, 3L, 4L, 5L);
+    }
+
+    private static List<Long> batchIds(List<JsonNode> lines, String engine) {
+        return lines.stream().filter(l -> engine.equals(l.path("engine").asText()) && l.has("batchId"))
+                .map(l -> l.get("batchId").asLong()).toList();
+    }
+}
