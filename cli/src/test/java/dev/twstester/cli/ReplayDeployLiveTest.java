@@ -3,7 +3,6 @@ package dev.twstester.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -23,11 +22,8 @@ class ReplayDeployLiveTest {
 
     @Test
     void theFailedBatchAndTheRedeployRunTheSameOnLiveSpark(@TempDir Path dir) throws IOException {
-        Cli.copy("cart", dir);
-        Files.writeString(dir.resolve("004.jsonl"), "{\"userId\":\"dee\",\"event\":\"add\",\"item\":\"pen\","
-                + "\"ts\":\"2024-05-01T10:51:00Z\"}\n");
-        Files.writeString(dir.resolve("scenario.txt"), "input 001.jsonl\ninput 002.jsonl\ninput 003.jsonl\n"
-                + "add 004.jsonl\nrestart\ndeploy " + ReplayDeployTest.FIXED + "\n");
+        ReplayDeployTest.cartWithPen(dir, "input 001.jsonl\ninput 002.jsonl\ninput 003.jsonl\nadd 004.jsonl\n"
+                + "restart\ndeploy " + ReplayDeployTest.FIXED + "\n");
 
         Cli.Result r = Cli.run("replay", dir.toString(), "--query", ReplayDeployTest.SOLD_OUT, "--live",
                 "--format", "json");

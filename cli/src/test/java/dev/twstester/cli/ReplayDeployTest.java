@@ -33,6 +33,14 @@ class ReplayDeployTest {
         return dir;
     }
 
+    /** The cart files, a fourth file (dee adds a pen at 10:51) and {@code plan}. */
+    static Path cartWithPen(Path dir, String plan) throws IOException {
+        cart(dir, plan);
+        Files.writeString(dir.resolve("004.jsonl"), "{\"userId\":\"dee\",\"event\":\"add\",\"item\":\"pen\","
+                + "\"ts\":\"2024-05-01T10:51:00Z\"}\n");
+        return dir;
+    }
+
     private static String failure(Path dir) {
         return dir.resolve("003.jsonl") + ": batch 4: handleInputRows threw for key cy:"
                 + " java.lang.IllegalStateException: lamps are sold out [TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR]";
@@ -162,11 +170,7 @@ class ReplayDeployTest {
 
     @Test
     void anInputWhileTheFailedBatchHasTheQueryDownEndsTheReplayWithThatFailure(@TempDir Path dir) throws IOException {
-        Cli.copy("cart", dir);
-        Files.writeString(dir.resolve("004.jsonl"), "{\"userId\":\"dee\",\"event\":\"add\",\"item\":\"pen\","
-                + "\"ts\":\"2024-05-01T10:51:00Z\"}\n");
-        Files.writeString(dir.resolve("scenario.txt"), "input 001.jsonl\ninput 002.jsonl\ninput 003.jsonl\n"
-                + "input 004.jsonl\ndeploy " + FIXED + "\n");
+        cartWithPen(dir, "input 001.jsonl\ninput 002.jsonl\ninput 003.jsonl\ninput 004.jsonl\ndeploy " + FIXED + "\n");
 
         Cli.Result r = Cli.run("replay", dir.toString(), "--query", SOLD_OUT);
 
@@ -176,11 +180,7 @@ class ReplayDeployTest {
 
     @Test
     void rowsAddedWhileDownFormTheBatchAfterTheRerun(@TempDir Path dir) throws IOException {
-        Cli.copy("cart", dir);
-        Files.writeString(dir.resolve("004.jsonl"), "{\"userId\":\"dee\",\"event\":\"add\",\"item\":\"pen\","
-                + "\"ts\":\"2024-05-01T10:51:00Z\"}\n");
-        Files.writeString(dir.resolve("scenario.txt"), "input 001.jsonl\ninput 002.jsonl\ninput 003.jsonl\n"
-                + "add 004.jsonl\ndeploy " + FIXED + "\n");
+        cartWithPen(dir, "input 001.jsonl\ninput 002.jsonl\ninput 003.jsonl\nadd 004.jsonl\ndeploy " + FIXED + "\n");
 
         Cli.Result r = Cli.run("replay", dir.toString(), "--query", SOLD_OUT, "--format", "json");
 

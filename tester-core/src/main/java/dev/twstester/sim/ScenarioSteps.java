@@ -20,6 +20,8 @@ final class ScenarioSteps<K, I, O> implements Scenario.StepTarget<I, RunResult<K
     private final TwsSimulator<K, I, O> first;
     /** The running version: the first, or the one the last deploy step started. */
     private TwsSimulator<K, I, O> simulator;
+    /** Every batch that committed, in order, over every version (a failing step's earlier batches too). */
+    private final List<BatchResult<K, I, O>> ran = new ArrayList<>();
 
     ScenarioSteps(TwsSimulator<K, I, O> simulator) {
         this.first = simulator;
@@ -27,15 +29,19 @@ final class ScenarioSteps<K, I, O> implements Scenario.StepTarget<I, RunResult<K
     }
 
     /**
-     * Runs {@code steps}; returns the batches that committed. A step whose batch fails stops the
+     * Runs {@code steps}; returns the batches that committed (those a failing step committed
+     * before its failure too). A step whose batch fails stops the
      * query, and the steps after it run on, as they would with Spark's query down: rows wait, the
      * clock moves, a start runs the failed batch again. A run that ends with the query still stopped
      * by a failed batch, or comes to a batch step then, throws that batch's exception.
      */
     List<BatchResult<K, I, O>> run(List<Scenario.Step<I>> steps) {
+        simulator.calls().recordInto(ran);
         try {
-            return runSteps(steps);
+            runSteps(steps);
+            return ran;
         } finally {
+            simulator.calls().recordInto(null);
             if (simulator != first) { // what the deployed versions ran shows in the first one's history too
                 carry(simulator.calls().history(), first.calls().history());
                 carry(simulator.calls().failures(), first.calls().failures());
@@ -48,8 +54,7 @@ final class ScenarioSteps<K, I, O> implements Scenario.StepTarget<I, RunResult<K
         to.addAll(from.subList(Math.min(to.size(), from.size()), from.size()));
     }
 
-    private List<BatchResult<K, I, O>> runSteps(List<Scenario.Step<I>> steps) {
-        List<BatchResult<K, I, O>> ran = new ArrayList<>();
+    private void runSteps(List<Scenario.Step<I>> steps) {
         RuntimeException failure = null;
         boolean availableNow = Triggers.isAvailableNow(simulator.query().trigger());
         for (Scenario.Step<I> step : steps) {
@@ -58,7 +63,7 @@ final class ScenarioSteps<K, I, O> implements Scenario.StepTarget<I, RunResult<K
             }
             int failedBefore = simulator.calls().failures().size();
             try {
-                ran.addAll(simulator.calls().nested(() -> step.applyTo(this)).batches());
+                simulator.calls().nested(() -> step.applyTo(this)); // its batches are recorded as they commit
             } catch (RuntimeException e) {
                 if (simulator.calls().failures().size() == failedBefore) {
                     throw e; // not a failed batch: a step the stopped query cannot run, say
@@ -69,7 +74,6 @@ final class ScenarioSteps<K, I, O> implements Scenario.StepTarget<I, RunResult<K
         if (simulator.loop().failed()) {
             throw failure;
         }
-        return ran;
     }
 
     @Override
@@ -105,6 +109,8 @@ final class ScenarioSteps<K, I, O> implements Scenario.StepTarget<I, RunResult<K
     @Override
     public RunResult<K, I, O> deploy(String version, TwsQuery<?, I, ?> query) {
         TwsSimulator<K, I, O> deployed = Restarts.prepare(simulator, sameTypes(version, query));
+        simulator.calls().recordInto(null);
+        deployed.calls().recordInto(ran);
         simulator = deployed;
         return new RunResult<>(deployed.loop().start());
     }

@@ -46,6 +46,8 @@ import dev.twstester.sim.StateSnapshot;
  * in between wait for it. {@link Scenario.Stop} stops the query once the steps before it are done;
  * {@link Scenario.Start} starts a new one (with a new processor instance) on the same checkpoint,
  * source, sink and clock: batch ids continue, and its first trigger reads the rows added meanwhile.
+ * {@link Scenario.Deploy} stops the query and starts the step's new version the same way, as a
+ * redeploy in production (see {@link #runThenRestartWith} for what a new version may change).
  * {@code Trigger.AvailableNow()} runs one query per start, until it ends by itself.
  *
  * <p>The query's {@link TwsQuery#shufflePartitions()}, {@link TwsQuery#outputEventTimeColumn()}
