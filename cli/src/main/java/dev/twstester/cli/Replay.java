@@ -354,6 +354,8 @@ final class Replay<K, I, O> {
         private EventFile file;
         /** The failure of a batch that stopped the query, while it stays stopped; null else. */
         private StepFailure stoppedBy;
+        /** The version the running step deploys, or null. */
+        private String deploying;
 
         Steps(EventInputs<I> inputs, boolean keepRun) {
             this.inputs = inputs;
@@ -369,6 +371,7 @@ final class Replay<K, I, O> {
                 step = planned.get(i);
                 file = plan.file(step);
                 sim = tracker.current;
+                deploying = null;
                 int failuresBefore = tracker.failures;
                 try {
                     step.withRows(file == null ? List.<I>of() : inputs.take(file)).applyTo(this);
@@ -396,9 +399,7 @@ final class Replay<K, I, O> {
             if (file != null) {
                 return BatchCause.file(file);
             }
-            String line = step.planLine();
-            return line.startsWith("deploy ") ? BatchCause.deploy(line.substring("deploy ".length()))
-                    : BatchCause.start();
+            return deploying != null ? BatchCause.deploy(deploying) : BatchCause.start();
         }
 
         @Override
@@ -491,6 +492,7 @@ final class Replay<K, I, O> {
             Long rerun = stoppedBy == null ? null : tracker.lastFailure.batchId();
             report.deploy(version, sim.nextBatchId(), rerun, sim.waitingRows().size());
             tracker.clear();
+            deploying = version;
             try {
                 sim.restartWith(versions.get(version));
             } catch (RuntimeException e) {
@@ -502,6 +504,7 @@ final class Replay<K, I, O> {
             } finally {
                 sim = tracker.current;
             }
+            deploying = null;
             restarted = tracker.committed.isEmpty();
             return reported(new RunResult<>(List.copyOf(tracker.committed)), BatchCause.deploy(version));
         }
