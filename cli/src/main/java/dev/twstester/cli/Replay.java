@@ -98,17 +98,19 @@ final class Replay<K, I, O> {
 
     /**
      * What the simulators report that a replay step needs: the version running now (a deploy
-     * replaces it, even when its first batch fails), the last failed batch, and the batches
-     * committed since {@link #clear}.
+     * replaces it, even when its first batch fails), the last failed batch, and the batches a
+     * deploy commits ({@link #record}; nothing is kept otherwise, so a streaming replay keeps one batch).
      */
     private final class Tracker implements SimulatorListener<K, I, O> {
         private TwsSimulator<K, I, O> current;
         private FailedBatch lastFailure;
         private int failures;
-        private final List<BatchResult<K, I, O>> committed = new ArrayList<>();
+        /** The batches committed since {@link #record}, or null when not recording. */
+        private List<BatchResult<K, I, O>> committed;
 
-        void clear() {
-            committed.clear();
+        /** Keeps the batches that commit from now on (true), or stops keeping them (false). */
+        void record(boolean on) {
+            committed = on ? new ArrayList<>() : null;
         }
 
         @Override
@@ -118,7 +120,9 @@ final class Replay<K, I, O> {
 
         @Override
         public void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
-            committed.add(batch);
+            if (committed != null) {
+                committed.add(batch);
+            }
         }
 
         @Override
@@ -491,11 +495,12 @@ final class Replay<K, I, O> {
             reportStop();
             Long rerun = stoppedBy == null ? null : tracker.lastFailure.batchId();
             report.deploy(version, sim.nextBatchId(), rerun, sim.waitingRows().size());
-            tracker.clear();
+            tracker.record(true);
             deploying = version;
             try {
                 sim.restartWith(versions.get(version));
             } catch (RuntimeException e) {
+                tracker.record(false);
                 if (e instanceof SparkThrowable || e instanceof NondeterministicBatchException) {
                     throw new StepFailure("deploy " + version + " (" + plan.where(step) + ")",
                             tracker.current.nextBatchId(), e, "at the deploy", step, null, plan.where(step));
@@ -505,8 +510,10 @@ final class Replay<K, I, O> {
                 sim = tracker.current;
             }
             deploying = null;
-            restarted = tracker.committed.isEmpty();
-            return reported(new RunResult<>(List.copyOf(tracker.committed)), BatchCause.deploy(version));
+            List<BatchResult<K, I, O>> ran = tracker.committed;
+            tracker.record(false);
+            restarted = ran.isEmpty();
+            return reported(new RunResult<>(ran), BatchCause.deploy(version));
         }
 
         private void reportStop() {
