@@ -41,6 +41,13 @@ class ReplayDeployTest {
         return dir;
     }
 
+    /** The replay of {@code dir} with SoldOutCart, which must succeed, as JSON lines. */
+    private static List<JsonNode> jsonLines(Path dir) throws IOException {
+        Cli.Result r = Cli.run("replay", dir.toString(), "--query", SOLD_OUT, "--format", "json");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        return ReplayCartStoryTest.jsonLines(r.out());
+    }
+
     private static String failure(Path dir) {
         return dir.resolve("003.jsonl") + ": batch 4: handleInputRows threw for key cy:"
                 + " java.lang.IllegalStateException: lamps are sold out [TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR]";
@@ -131,10 +138,7 @@ class ReplayDeployTest {
                 deploy %s
                 """.formatted(FIXED));
 
-        Cli.Result r = Cli.run("replay", dir.toString(), "--query", SOLD_OUT, "--format", "json");
-
-        assertThat(r.exitCode()).as(r.toString()).isZero();
-        List<JsonNode> lines = ReplayCartStoryTest.jsonLines(r.out());
+        List<JsonNode> lines = jsonLines(dir);
         assertThat(lines.stream().filter(l -> l.has("failedBatch")).map(l -> l.get("failedBatch").get("batchId").asLong()))
                 .containsExactly(4L, 4L);
         JsonNode second = lines.stream().filter(l -> l.has("failedBatch")).toList().get(1);
@@ -182,10 +186,7 @@ class ReplayDeployTest {
     void rowsAddedWhileDownFormTheBatchAfterTheRerun(@TempDir Path dir) throws IOException {
         cartWithPen(dir, "input 001.jsonl\ninput 002.jsonl\ninput 003.jsonl\nadd 004.jsonl\ndeploy " + FIXED + "\n");
 
-        Cli.Result r = Cli.run("replay", dir.toString(), "--query", SOLD_OUT, "--format", "json");
-
-        assertThat(r.exitCode()).as(r.toString()).isZero();
-        List<JsonNode> lines = ReplayCartStoryTest.jsonLines(r.out());
+        List<JsonNode> lines = jsonLines(dir);
         JsonNode deploy = lines.stream().filter(l -> l.path("deploy").isObject()).findFirst().orElseThrow();
         assertThat(deploy.get("deploy").get("waitingRows").asInt()).isEqualTo(1);
         List<JsonNode> afterDeploy = lines.subList(lines.indexOf(deploy) + 1, lines.size());
