@@ -18,6 +18,7 @@ import java.util.Objects;
  *         .addData(lateEvents)                              // wait for the next trigger
  *         .tick(Instant.parse("1970-01-01T00:01:00Z"))      // the trigger there runs what is due
  *         .restart()                                        // stop, then start from the checkpoint
+ *         .deploy("CartWatch#fixed", CartWatch.fixed())     // a new version on the same checkpoint
  *         .build();
  * RunResult<String, CartEvent, CartAlert> run = new TwsSimulator<>(query).run(story);
  * }</pre>
@@ -31,7 +32,7 @@ public record Scenario<I>(List<Step<I>> steps) {
     }
 
     /** One step of a scenario; {@link #applyTo} hands it to whatever runs it. */
-    public sealed interface Step<I> permits Input, AddData, Tick, Stop, Start {
+    public sealed interface Step<I> permits Input, AddData, Tick, Stop, Start, Deploy {
         /** Calls the {@code target} method that does this step, and returns what it returns. */
         <R> R applyTo(StepTarget<I, R> target);
     }
@@ -49,6 +50,7 @@ public record Scenario<I>(List<Step<I>> steps) {
      *         public Integer tick(Instant to) { return 0; }
      *         public Integer stop() { return 0; }
      *         public Integer start() { return 0; }
+     *         public Integer deploy(String version, TwsQuery<?, CartEvent, ?> query) { return 0; }
      *     });
      * }
      * }</pre>
@@ -71,6 +73,12 @@ public record Scenario<I>(List<Step<I>> steps) {
 
         /** {@link Start}: the query starts again from its checkpoint. */
         R start();
+
+        /**
+         * {@link Deploy}: the query stops and {@code query}, the new version {@code version} names,
+         * starts on its checkpoint ({@code query} is null in a plan step that holds no query).
+         */
+        R deploy(String version, TwsQuery<?, I, ?> query);
     }
 
     /**
@@ -145,6 +153,44 @@ public record Scenario<I>(List<Step<I>> steps) {
         }
     }
 
+    /**
+     * A new version of the query is deployed on its checkpoint, as a redeploy in production: the
+     * query stops (if it runs) and {@code query} starts on the same checkpoint, source and clock
+     * ({@code TwsSimulator.restartWith}). Its first trigger runs the batch a failure left in the
+     * offset log, if any (with the new version, at the batch's original timestamp), then the rows
+     * that waited. {@code query} must have the same plan: as many stateful operators, each with the
+     * same key, input and output encoders; each operator's processor may change.
+     *
+     * @param version what names the new version in reports and plan files ({@code deploy
+     *                com.acme.Carts#fixed}); not blank, no white space
+     * @param query   the new version; null only in a step of a plan file, which names the query
+     *                and holds none ({@code dev.twstester.io.ScenarioPlan}): running such a step
+     *                throws
+     */
+    public record Deploy<I>(String version, TwsQuery<?, I, ?> query) implements Step<I> {
+        public Deploy {
+            Objects.requireNonNull(version, "version must not be null");
+            if (version.isBlank() || version.chars().anyMatch(Character::isWhitespace)) {
+                throw new IllegalArgumentException("a deploy's version name \"" + version + "\" must be one word "
+                        + "without white space, like com.acme.Carts#fixed");
+            }
+        }
+
+        /** {@link #query()}, which a step of a plan file has not: then throws, saying what to do. */
+        public TwsQuery<?, I, ?> requireQuery() {
+            if (query == null) {
+                throw new IllegalArgumentException("deploy " + version + " has no query: a plan file names it only;"
+                        + " give the step its query (new Scenario.Deploy<>(version, query)) before running it");
+            }
+            return query;
+        }
+
+        @Override
+        public <R> R applyTo(StepTarget<I, R> target) {
+            return target.deploy(version, query);
+        }
+    }
+
     /** An unmodifiable copy of a step's rows (a row may be null: the simulator's error then names it). */
     private static <I> List<I> copy(List<I> rows) {
         return java.util.Collections.unmodifiableList(new ArrayList<>(Objects.requireNonNull(rows, "rows must not be null")));
@@ -199,6 +245,12 @@ public record Scenario<I>(List<Step<I>> steps) {
         /** The query starts again from its checkpoint ({@link Start}). */
         public Builder<I> start() {
             steps.add(new Start<>());
+            return this;
+        }
+
+        /** A new version {@code query}, named {@code version}, deployed on the checkpoint ({@link Deploy}). */
+        public Builder<I> deploy(String version, TwsQuery<?, I, ?> query) {
+            steps.add(new Deploy<>(version, Objects.requireNonNull(query, "query must not be null")));
             return this;
         }
 

@@ -22,13 +22,15 @@ import dev.twstester.io.RunResultJson;
  * A run saved with {@code replay --format json > run.jsonl}, read back for {@code --expect}: the
  * simulator's batch lines (the {@code file}, {@code tick}, {@code start}, {@code state} and
  * {@code engine} members dropped, and each operator view's {@code state}; {@code metrics} kept for
- * the comparison; other engines' lines, restart, stop, pending no-data batch, warning and failure
- * lines and the comparison line skipped), or a file {@link RunResultJson#writeLines} wrote (its
+ * the comparison; its {@code failedBatch} lines read as the run's failed batches; other engines'
+ * lines, restart, stop, deploy, pending no-data batch, warning and failure lines and the comparison
+ * line skipped), or a file {@link RunResultJson#writeLines} wrote (its
  * {@code {"failedBatch":...}} lines read as the run's failed batches).
  */
 final class ExpectedRun {
     private static final ObjectMapper JSON = JsonRows.mapper();
-    private static final List<String> CLI_MEMBERS = List.of("file", "tick", "start", "state", "engine");
+    private static final List<String> CLI_MEMBERS = List.of("file", "tick", "start", "deploy", "message", "state",
+            "engine");
 
     private ExpectedRun() {}
 
@@ -92,6 +94,7 @@ final class ExpectedRun {
         try {
             JsonNode json = JSON.readTree(line);
             if (json instanceof ObjectNode o && !o.has("comparison") && !o.has("restart") && !o.has("stop")
+                    && !(o.has("deploy") && o.get("deploy").isObject())
                     && !o.has("pendingNoDataBatch") && !o.has("warning") && !o.has("failure")
                     && (!o.has("engine") || "simulator".equals(o.path("engine").asText()))) {
                 CLI_MEMBERS.forEach(o::remove);

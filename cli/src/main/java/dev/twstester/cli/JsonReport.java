@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
@@ -31,7 +32,12 @@ import dev.twstester.sim.StateDump;
  * {@code outputs} the query's. A plan's start (or restart) step
  * is a line {@code {"restart":{"nextBatchId":4,"watermark":"...","processingTime":"..."}}} (with
  * {@code "waitingRows":n} when rows added while stopped wait), a stop that no start follows at
- * once {@code {"stop":{"processingTime":"..."}}}. With {@code --live} or
+ * once {@code {"stop":{"processingTime":"..."}}}. A batch that failed when the replay goes on after
+ * it (a later {@code start} or {@code deploy} step) is a line
+ * {@code {"failedBatch":{"batchId":3,...},"file":"003.jsonl","message":"..."}} ({@link RunResultJson}'s
+ * failed batch); a plan's {@code deploy} step a line
+ * {@code {"deploy":{"version":"com.acme.Carts#fixed","nextBatchId":3,"rerun":3}}}, and the batches
+ * its first trigger runs carry {@code "deploy":"com.acme.Carts#fixed"} instead of a file. With {@code --live} or
  * {@code --expect} the lines carry {@code "engine":"simulator"}, the other run's batches follow
  * ({@code "engine":"spark"} or {@code "expected"}), and a last line
  * {@code {"comparison":{"left":"simulator","right":"spark","same":true,"differences":[...]}}} ends
@@ -131,6 +137,9 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
         if (cause != null && cause.tick() != null) {
             line.putNull("file");
             line.put("tick", cause.tick().toString());
+        } else if (cause != null && cause.deployed() != null) {
+            line.putNull("file");
+            line.put("deploy", cause.deployed());
         } else if (cause != null && cause.atStart()) {
             line.putNull("file");
             line.put("start", true);
@@ -166,6 +175,39 @@ final class JsonReport<K, I, O> implements Report<K, I, O> {
                 .put("processingTime", processingTime.toString());
         if (waitingRows > 0) {
             restart.put("waitingRows", waitingRows);
+        }
+        if (tagEngine) {
+            line.put("engine", "simulator");
+        }
+        print(line);
+    }
+
+    @Override
+    public void failedBatch(FailedBatch failed, BatchCause cause, String message) {
+        ObjectNode line;
+        try {
+            line = (ObjectNode) JSON.readTree(RunResultJson.writeLines(new RunResult<>(List.of(), List.of(failed)), query));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("RunResultJson wrote JSON that does not parse: " + e.getOriginalMessage(), e);
+        }
+        line.put("file", cause.file());
+        if (cause.deployed() != null) {
+            line.put("deploy", cause.deployed());
+        }
+        line.put("message", message);
+        if (tagEngine) {
+            line.put("engine", "simulator");
+        }
+        print(line);
+    }
+
+    @Override
+    public void deploy(String version, long nextBatchId, Long rerun, int waitingRows) {
+        ObjectNode line = JSON.createObjectNode();
+        ObjectNode deploy = line.putObject("deploy").put("version", version).put("nextBatchId", nextBatchId);
+        deploy.put("rerun", rerun);
+        if (waitingRows > 0) {
+            deploy.put("waitingRows", waitingRows);
         }
         if (tagEngine) {
             line.put("engine", "simulator");

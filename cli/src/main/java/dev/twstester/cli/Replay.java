@@ -14,6 +14,7 @@ import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.streaming.TimeMode;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
@@ -21,6 +22,7 @@ import dev.twstester.io.EncoderRows;
 import dev.twstester.io.ScenarioPlan;
 import dev.twstester.report.TimelinePage;
 import dev.twstester.sim.NondeterministicBatchException;
+import dev.twstester.sim.SimulatorListener;
 import dev.twstester.sim.StateDump;
 import dev.twstester.sim.StateSnapshot;
 import dev.twstester.sim.TwsSimulator;
@@ -52,6 +54,10 @@ final class Replay<K, I, O> {
     private Path checkpoint;
     /** {@code --batch-id}: the checkpoint's batch to read, or null for the last committed one. */
     private Long checkpointBatchId;
+    /** The query of each version the plan's deploy steps name. */
+    private Map<String, TwsQuery<K, I, O>> versions = Map.of();
+    /** The running version's simulator and the last failed batch, as the simulators report them. */
+    private final Tracker tracker = new Tracker();
 
     /**
      * How the simulator runs and what is shown.
@@ -84,6 +90,48 @@ final class Replay<K, I, O> {
         return this;
     }
 
+    /** The query of each version the plan's deploy steps name ({@link ReplayPlan#deployedVersions}). */
+    Replay<K, I, O> versions(Map<String, TwsQuery<K, I, O>> deployed) {
+        this.versions = Map.copyOf(deployed);
+        return this;
+    }
+
+    /**
+     * What the simulators report that a replay step needs: the version running now (a deploy
+     * replaces it, even when its first batch fails), the last failed batch, and the batches a
+     * deploy commits ({@link #record}; nothing is kept otherwise, so a streaming replay keeps one batch).
+     */
+    private final class Tracker implements SimulatorListener<K, I, O> {
+        private TwsSimulator<K, I, O> current;
+        private FailedBatch lastFailure;
+        private int failures;
+        /** The batches committed since {@link #record}, or null when not recording. */
+        private List<BatchResult<K, I, O>> committed;
+
+        /** Keeps the batches that commit from now on (true), or stops keeping them (false). */
+        void record(boolean on) {
+            committed = on ? new ArrayList<>() : null;
+        }
+
+        @Override
+        public void restartedWith(TwsSimulator<K, I, O> next) {
+            current = next;
+        }
+
+        @Override
+        public void batchCommitted(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
+            if (committed != null) {
+                committed.add(batch);
+            }
+        }
+
+        @Override
+        public void batchFailed(FailedBatch failed, TwsSimulator<K, I, O> simulator) {
+            lastFailure = failed;
+            failures++;
+        }
+    }
+
     /**
      * Seeds the simulator from the state in the Spark checkpoint {@code dir} (the last committed
      * batch, or {@code batchId} when not null) before the first step, as a restart from it.
@@ -111,15 +159,16 @@ final class Replay<K, I, O> {
         progress.println("twstester: replaying " + files(plan.inputCount()) + " with " + queryName + " on the simulator");
         progress.flush();
         TimelinePage<K, I, O> page = htmlFile == null ? null : TimelinePage.of(query, "replay: " + queryName);
-        TwsSimulator<K, I, O> sim = startSimulator(keepRun, page);
+        startSimulator(keepRun, page);
         if (page != null) {
             page.note(files(plan.inputCount()) + ", steps from " + plan.source() + "; every batch as the simulator ran it"
                     + (live ? " (--live compares live Spark's batches with these; the page draws the simulator's)" : ""));
         }
         boolean ran = false;
         try {
-            Steps steps = new Steps(sim, inputs, keepRun);
+            Steps steps = new Steps(inputs, keepRun);
             steps.runAll();
+            TwsSimulator<K, I, O> sim = tracker.current;
             int exit = ExitCodes.OK;
             ReplayComparison<K, I, O> comparison = new ReplayComparison<>(query, report, err, progress);
             if (live) {
@@ -212,7 +261,7 @@ final class Replay<K, I, O> {
     }
 
     private TwsSimulator<K, I, O> startSimulator(boolean keepHistory, TimelinePage<K, I, O> page) {
-        TwsSimulator.Builder<K, I, O> builder = TwsSimulator.builder(query).keepHistory(keepHistory);
+        TwsSimulator.Builder<K, I, O> builder = TwsSimulator.builder(query).keepHistory(keepHistory).listener(tracker);
         if (page != null) {
             builder.listener(page);
         }
@@ -224,6 +273,7 @@ final class Replay<K, I, O> {
         }
         try {
             TwsSimulator<K, I, O> sim = builder.build();
+            tracker.current = sim;
             if (checkpoint != null) {
                 seed(sim);
             }
@@ -281,7 +331,9 @@ final class Replay<K, I, O> {
         List<Scenario.Step<I>> steps = new ArrayList<>();
         for (ScenarioPlan.Step step : plan.steps()) {
             EventFile file = plan.file(step);
-            steps.add(step.withRows(file == null ? List.<I>of() : inputs.kept(file)));
+            Scenario.Step<I> withRows = step.withRows(file == null ? List.<I>of() : inputs.kept(file));
+            steps.add(withRows instanceof Scenario.Deploy<I> d ? new Scenario.Deploy<>(d.version(), versions.get(d.version()))
+                    : withRows);
         }
         return new Scenario<>(steps);
     }
@@ -292,7 +344,7 @@ final class Replay<K, I, O> {
      * not follow it at once (a plan's {@code restart}).
      */
     private final class Steps implements Scenario.StepTarget<I, RunResult<K, I, O>> {
-        private final TwsSimulator<K, I, O> sim;
+        private TwsSimulator<K, I, O> sim;
         private final EventInputs<I> inputs;
         private final boolean keepRun;
         private final Totals totals = new Totals();
@@ -304,9 +356,12 @@ final class Replay<K, I, O> {
         private Instant stoppedAt;
         private ScenarioPlan.Step step;
         private EventFile file;
+        /** The failure of a batch that stopped the query, while it stays stopped; null else. */
+        private StepFailure stoppedBy;
+        /** The version the running step deploys, or null. */
+        private String deploying;
 
-        Steps(TwsSimulator<K, I, O> sim, EventInputs<I> inputs, boolean keepRun) {
-            this.sim = sim;
+        Steps(EventInputs<I> inputs, boolean keepRun) {
             this.inputs = inputs;
             this.keepRun = keepRun;
             this.restarted = checkpoint != null;
@@ -315,10 +370,27 @@ final class Replay<K, I, O> {
         void runAll() {
             report.start(queryName, plan);
             inputs.warnings().forEach(report::warning);
-            for (ScenarioPlan.Step planned : plan.steps()) {
-                step = planned;
-                file = plan.file(planned);
-                planned.withRows(file == null ? List.<I>of() : inputs.take(file)).applyTo(this);
+            List<ScenarioPlan.Step> planned = plan.steps();
+            for (int i = 0; i < planned.size(); i++) {
+                step = planned.get(i);
+                file = plan.file(step);
+                sim = tracker.current;
+                deploying = null;
+                int failuresBefore = tracker.failures;
+                try {
+                    step.withRows(file == null ? List.<I>of() : inputs.take(file)).applyTo(this);
+                } catch (StepFailure e) {
+                    if (tracker.failures == failuresBefore || !plan.startsAfter(i)) {
+                        throw e; // not a failed batch, or nothing later runs it again: the replay ends here
+                    }
+                    stoppedBy = e;
+                    report.failedBatch(tracker.lastFailure, causeOfFailure(), Failures.describe(e).message());
+                }
+                stoppedBy = tracker.current.isRunning() ? null : stoppedBy;
+            }
+            sim = tracker.current;
+            if (stoppedBy != null) {
+                throw stoppedBy;
             }
             reportStop();
             boolean pending = sim.noDataBatchPending() && !query.timeMode().equals(TimeMode.ProcessingTime());
@@ -326,8 +398,19 @@ final class Replay<K, I, O> {
                     pending ? sim.nextTriggerTime() : null);
         }
 
+        /** What ran the batch that failed in this step. */
+        private BatchCause causeOfFailure() {
+            if (file != null) {
+                return BatchCause.file(file);
+            }
+            return deploying != null ? BatchCause.deploy(deploying) : BatchCause.start();
+        }
+
         @Override
         public RunResult<K, I, O> batch(List<I> rows, Instant at) {
+            if (stoppedBy != null) {
+                throw stoppedBy; // a batch while the query is down: the replay ends with the failure that stopped it
+            }
             reportStop();
             if (at != null && query.triggerIntervalMs() > 0 && at.isBefore(sim.nextTriggerTime())) {
                 throw CliException.usage(file.label() + " at " + at + " (" + plan.where(step) + "): no trigger"
@@ -383,9 +466,14 @@ final class Replay<K, I, O> {
             int waiting = sim.waitingRows().size();
             Instant watermark = sim.watermark();
             RunResult<K, I, O> ran;
+            int failuresBefore = tracker.failures;
             try {
                 ran = sim.start();
             } catch (RuntimeException e) {
+                if (tracker.failures > failuresBefore) {
+                    throw new StepFailure("start (" + plan.where(step) + ")", tracker.lastFailure.batchId(), e,
+                            "at the start", step, null, plan.where(step));
+                }
                 if (e instanceof SparkThrowable) {
                     throw new StepFailure("restart before batch " + nextBatchId + " (" + plan.where(step) + ")", -1,
                             e, "the new processor's driver-side init/close pass", step, file, plan.where(step));
@@ -395,6 +483,37 @@ final class Replay<K, I, O> {
             restarted = ran.batches().isEmpty();
             report.restart(nextBatchId, watermark, sim.processingTime(), waiting);
             return reported(ran, BatchCause.start());
+        }
+
+        /**
+         * The plan's deploy step: the version it names starts on the checkpoint
+         * ({@link TwsSimulator#restartWith}); its first trigger runs the failed batch, if any, with
+         * it, then reads the rows waiting.
+         */
+        @Override
+        public RunResult<K, I, O> deploy(String version, TwsQuery<?, I, ?> ignored) {
+            reportStop();
+            Long rerun = stoppedBy == null ? null : tracker.lastFailure.batchId();
+            report.deploy(version, sim.nextBatchId(), rerun, sim.waitingRows().size());
+            tracker.record(true);
+            deploying = version;
+            try {
+                sim.restartWith(versions.get(version));
+            } catch (RuntimeException e) {
+                tracker.record(false);
+                if (e instanceof SparkThrowable || e instanceof NondeterministicBatchException) {
+                    throw new StepFailure("deploy " + version + " (" + plan.where(step) + ")",
+                            tracker.current.nextBatchId(), e, "at the deploy", step, null, plan.where(step));
+                }
+                throw e;
+            } finally {
+                sim = tracker.current;
+            }
+            deploying = null;
+            List<BatchResult<K, I, O>> ran = tracker.committed;
+            tracker.record(false);
+            restarted = ran.isEmpty();
+            return reported(new RunResult<>(ran), BatchCause.deploy(version));
         }
 
         private void reportStop() {

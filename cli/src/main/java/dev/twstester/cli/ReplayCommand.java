@@ -84,13 +84,23 @@ import picocli.CommandLine.Spec;
             "        stop",
             "        start",
             "        restart",
+            "        deploy com.acme.Carts#fixed",
             "    input: a batch at that trigger (current: the next one); add: the rows",
             "    wait in the source for the next trigger (with interval 0, outside",
             "    ProcessingTime mode, that is at once); stop: nothing runs until start,",
             "    rows added wait, a pending no-data batch is skipped; start: the query",
             "    restarts from its checkpoint (state, timers, watermark, clock and batch",
             "    ids carry over; a new processor runs init/close on the driver) and its",
-            "    first trigger reads the waiting rows, if any; restart: stop, then start.",
+            "    first trigger reads the waiting rows, if any; restart: stop, then start;",
+            "    deploy: the query stops and the version that query method (as for",
+            "    --query, with the same options) gives starts on the same checkpoint.",
+            "  A batch that fails stops the query (exit 4 when no later restart or",
+            "  deploy follows). With a later restart or deploy the replay reports the",
+            "  failed batch and goes on: rows added wait, and the restart or deploy",
+            "  runs the failed batch again first (same id, rows and times), so a",
+            "  deploy of a fixed version ends the crash loop; an input step while the",
+            "  query is stopped ends the replay with the failure (use add for rows",
+            "  that arrive meanwhile).",
             "  * options: --batch-interval, --start, --at and --tick (input steps and",
             "    ticks).",
             "  In ProcessingTime mode with interval 0 every file needs a time strictly",
@@ -337,25 +347,56 @@ public final class ReplayCommand implements Callable<Integer> {
         thread.setContextClassLoader(loader.classLoader());
         try {
             QueryLoader.Loaded loaded = loader.load(query);
-            TwsQuery<?, ?, ?> q = shufflePartitions == null ? loaded.query()
-                    : loaded.query().withShufflePartitions(shufflePartitions);
-            if (triggerInterval != null) {
-                q = q.withTrigger(Trigger.ProcessingTime(triggerInterval.toMillis()));
-            }
+            TwsQuery<?, ?, ?> q = withOptions(loaded.query());
             ReplayPlan replayPlan = plan(files, planFile, times, q, err);
-            return replay(q, loaded.name(), replayPlan, out, err);
+            return replay(q, loaded.name(), replayPlan, versions(loader, replayPlan, q, this::withOptions), out, err);
         } finally {
             thread.setContextClassLoader(previous);
         }
     }
 
-    private <K, I, O> int replay(TwsQuery<K, I, O> q, String name, ReplayPlan replayPlan, PrintWriter out,
-            PrintWriter err) {
+    /** {@code q} with {@code --shuffle-partitions} and {@code --trigger-interval}, when given. */
+    private TwsQuery<?, ?, ?> withOptions(TwsQuery<?, ?, ?> q) {
+        TwsQuery<?, ?, ?> result = shufflePartitions == null ? q : q.withShufflePartitions(shufflePartitions);
+        return triggerInterval == null ? result : result.withTrigger(Trigger.ProcessingTime(triggerInterval.toMillis()));
+    }
+
+    /**
+     * The query of each version the plan's deploy steps name, loaded as {@code --query} is, with the
+     * same options; each must read the source and key its state as {@code q} does.
+     */
+    private static Map<String, TwsQuery<?, ?, ?>> versions(QueryLoader loader, ReplayPlan replayPlan, TwsQuery<?, ?, ?> q,
+            java.util.function.UnaryOperator<TwsQuery<?, ?, ?>> options) {
+        Map<String, TwsQuery<?, ?, ?>> versions = new LinkedHashMap<>();
+        for (String version : replayPlan.deployedVersions()) {
+            TwsQuery<?, ?, ?> next;
+            try {
+                next = options.apply(loader.load(version).query());
+            } catch (CliException e) {
+                throw CliException.usage(replayPlan.source() + ": deploy " + version + ": "
+                        + e.getMessage().replaceFirst("^--query \\S+: ", ""), e);
+            }
+            if (!next.inputEncoder().equals(q.inputEncoder()) || !next.keyEncoder().equals(q.keyEncoder())
+                    || !next.outputEncoder().equals(q.outputEncoder())) {
+                throw CliException.usage(replayPlan.source() + ": deploy " + version + ": its input, key and output "
+                        + "encoders must be those of --query " + "(a new version may change the processor, not how the "
+                        + "source is read or the plan)");
+            }
+            versions.put(version, next);
+        }
+        return versions;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <K, I, O> int replay(TwsQuery<K, I, O> q, String name, ReplayPlan replayPlan,
+            Map<String, TwsQuery<?, ?, ?>> versions, PrintWriter out, PrintWriter err) {
         Report<K, I, O> report = format == Format.json ? new JsonReport<>(out, q, live || expect != null)
                 : new TextReport<>(out, q, showMetrics, simulatorModes(), maxRows);
         PrintWriter progress = quiet ? new PrintWriter(PrintWriter.nullWriter()) : err;
         Replay.Settings settings = new Replay.Settings(showState, checkRetries, realTime, keepRows, !noCompareState);
-        return new Replay<>(q, name, replayPlan, report, err, progress, settings).html(html)
+        Map<String, TwsQuery<K, I, O>> typed = new LinkedHashMap<>();
+        versions.forEach((version, query) -> typed.put(version, (TwsQuery<K, I, O>) query));
+        return new Replay<>(q, name, replayPlan, report, err, progress, settings).html(html).versions(typed)
                 .fromCheckpoint(fromCheckpoint, checkpointBatchId).run(live, expect);
     }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
 import dev.twstester.io.ScenarioPlan;
 
 /**
@@ -44,6 +45,67 @@ record ReplayPlan(ScenarioPlan plan, Map<Path, EventFile> files) {
     /** The event file of an input or add step; null for a step without rows. */
     EventFile file(ScenarioPlan.Step step) {
         return step.hasRows() ? files.get(plan.resolve(step)) : null;
+    }
+
+    /** The version names of the plan's deploy steps, in plan order, each once. */
+    List<String> deployedVersions() {
+        List<String> versions = new ArrayList<>();
+        for (ScenarioPlan.Step step : plan.steps()) {
+            String version = step.step().applyTo(new StartsQuery()).version;
+            if (version != null && !versions.contains(version)) {
+                versions.add(version);
+            }
+        }
+        return versions;
+    }
+
+    /** Whether a step after the {@code index}th starts the query: a start or a deploy (which run a failed batch again). */
+    boolean startsAfter(int index) {
+        for (ScenarioPlan.Step step : plan.steps().subList(index + 1, plan.steps().size())) {
+            if (step.step().applyTo(new StartsQuery()).starts) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a step starts the query, and the version a deploy step names. */
+    private static final class StartsQuery implements Scenario.StepTarget<Object, StartsQuery> {
+        private boolean starts;
+        private String version;
+
+        @Override
+        public StartsQuery batch(List<Object> rows, Instant at) {
+            return this;
+        }
+
+        @Override
+        public StartsQuery addData(List<Object> rows) {
+            return this;
+        }
+
+        @Override
+        public StartsQuery tick(Instant to) {
+            return this;
+        }
+
+        @Override
+        public StartsQuery stop() {
+            return this;
+        }
+
+        @Override
+        public StartsQuery start() {
+            starts = true;
+            return this;
+        }
+
+        @Override
+        public StartsQuery deploy(String version, TwsQuery<?, Object, ?> query) {
+            starts = true;
+            this.version = version;
+            return this;
+        }
     }
 
     /** Number of input and add steps. */
@@ -242,6 +304,11 @@ record ReplayPlan(ScenarioPlan plan, Map<Path, EventFile> files) {
 
         @Override
         public Void start() {
+            return null;
+        }
+
+        @Override
+        public Void deploy(String version, TwsQuery<?, Object, ?> query) {
             return null;
         }
     }

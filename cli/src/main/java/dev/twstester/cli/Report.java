@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.sim.StateDump;
@@ -40,6 +41,20 @@ interface Report<K, I, O> {
      * and with none no batch runs until the next input.
      */
     void restart(long nextBatchId, Instant watermark, Instant processingTime, int waitingRows);
+
+    /**
+     * A batch failed and stopped the query, and the replay goes on (a later {@code start} or
+     * {@code deploy} step runs it again): {@code message} is the error, as a failure's line has it;
+     * {@code cause} what ran the batch.
+     */
+    void failedBatch(FailedBatch failed, BatchCause cause, String message);
+
+    /**
+     * A plan's {@code deploy} step: the query stopped and {@code version} started on its checkpoint;
+     * its first trigger runs {@code rerun} again (a failed batch's id, or null) and then reads the
+     * {@code waitingRows} rows added meanwhile (those batches are reported next).
+     */
+    void deploy(String version, long nextBatchId, Long rerun, int waitingRows);
 
     /** The query stopped (a plan's {@code stop} step that a {@code start} does not follow at once). */
     void stop(Instant processingTime);

@@ -10,6 +10,7 @@ import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
 
 import dev.twstester.BatchResult;
+import dev.twstester.FailedBatch;
 import dev.twstester.FiredTimer;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
@@ -265,6 +266,24 @@ final class TextReport<K, I, O> implements Report<K, I, O> {
                         ? "no batch runs until the next file"
                         : "its first trigger reads the " + count(waitingRows, "row", "rows") + " waiting in the source")
                 + " (batch " + nextBatchId + ")");
+    }
+
+    @Override
+    public void failedBatch(FailedBatch failed, BatchCause cause, String message) {
+        out.println("batch " + failed.batchId() + " (" + cause.label(failed.hadInput()) + ") FAILED: " + message);
+        out.println("  the query stopped; batch " + failed.batchId() + " stays in the offset log (" + failed.rows()
+                + (failed.rows() == 1 ? " row" : " rows") + ", batch timestamp " + failed.batchTimestamp()
+                + "): the next start or deploy runs it again");
+    }
+
+    @Override
+    public void deploy(String version, long nextBatchId, Long rerun, int waitingRows) {
+        out.println("deploy " + version + ": the query stopped and this version started on its checkpoint (state,"
+                + " timers, watermark and batch ids kept); its first trigger " + (rerun != null
+                        ? "runs failed batch " + rerun + " again with it, at its original time" + (waitingRows == 0 ? ""
+                                : ", then reads the " + count(waitingRows, "row", "rows") + " waiting")
+                        : waitingRows == 0 ? "runs nothing until the next file"
+                                : "reads the " + count(waitingRows, "row", "rows") + " waiting (batch " + nextBatchId + ")"));
     }
 
     @Override

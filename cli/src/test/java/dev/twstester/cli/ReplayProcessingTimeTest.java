@@ -161,7 +161,7 @@ class ReplayProcessingTimeTest {
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
         assertThat(r.err()).isEqualTo(dir.resolve("scenario.txt") + ":4: cannot read \"wait 5 minutes\"; a step is"
                 + " \"input 001.jsonl at=current\", \"input 002.jsonl at=2024-05-01T10:00:00Z\", \"add 003.jsonl\","
-                + " \"tick to=2024-05-01T10:05:00Z\", \"stop\", \"start\" or \"restart\"\n");
+                + " \"tick to=2024-05-01T10:05:00Z\", \"stop\", \"start\", \"restart\" or \"deploy com.acme.Carts#fixed\"\n");
     }
 
     @Test

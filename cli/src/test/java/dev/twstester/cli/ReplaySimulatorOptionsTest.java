@@ -196,7 +196,9 @@ class ReplaySimulatorOptionsTest {
 
         assertThat(r.out()).contains("--show-metrics", "--shuffle-partitions=<n>", "--check-retries", "--real-time",
                 "--trigger-interval=<duration>", "        add 003.jsonl\n", "        stop\n", "        start\n",
-                "        restart\n", "    first trigger reads the waiting rows, if any; restart: stop, then start.\n");
+                "        restart\n", "        deploy com.acme.Carts#fixed\n",
+                "    first trigger reads the waiting rows, if any; restart: stop, then start;\n",
+                "    deploy: the query stops and the version that query method (as for\n");
     }
 
     /** {@code story} with a metrics line after each batch's "timers fired" line, in batch order. */

@@ -134,6 +134,11 @@ class GeneratedScenariosCoverageTest {
             }
             return ran;
         }
+
+        @Override
+        public RunResult<K, I, O> deploy(String version, TwsQuery<?, I, ?> query) {
+            throw new AssertionError("the property engine generates no deploy step, but gave " + version);
+        }
     }
 
     @Test

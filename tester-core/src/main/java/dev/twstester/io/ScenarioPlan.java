@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
 
 /**
  * A {@link Scenario} as files, the format {@code twstester replay} reads and the property engine
@@ -31,6 +32,7 @@ import dev.twstester.Scenario;
  * tick to=2024-05-01T10:06:00Z                (Scenario.Tick: the clock moves)
  * stop                                        (Scenario.Stop)
  * start                                       (Scenario.Start)
+ * deploy com.acme.Carts#fixed                 (Scenario.Deploy: a new version of the query, by its query method)
  *
  * notes (anything after the first blank line is not read)
  * </pre>
@@ -60,7 +62,8 @@ public final class ScenarioPlan {
     public static final String HEADER = "# replay plan: one line per step, in order; input files hold one JSON row per line";
 
     private static final String FORMS = "\"input 001.jsonl at=current\", \"input 002.jsonl at=2024-05-01T10:00:00Z\", "
-            + "\"add 003.jsonl\", \"tick to=2024-05-01T10:05:00Z\", \"stop\", \"start\" or \"restart\"";
+            + "\"add 003.jsonl\", \"tick to=2024-05-01T10:05:00Z\", \"stop\", \"start\", \"restart\" or "
+            + "\"deploy com.acme.Carts#fixed\"";
 
     private final String source;
     private final Path folder;
@@ -95,7 +98,7 @@ public final class ScenarioPlan {
             boolean hasRows = rowsOf(step) != null;
             if (hasRows != (file != null)) {
                 throw new IllegalArgumentException(hasRows ? "input and add steps need a rows file"
-                        : "tick, stop and start steps have no rows file");
+                        : "tick, stop, start and deploy steps have no rows file");
             }
             step = rebuild(step, List.of());
         }
@@ -157,6 +160,11 @@ public final class ScenarioPlan {
                 public String start() {
                     return "start";
                 }
+
+                @Override
+                public String deploy(String version, TwsQuery<?, Object, ?> query) {
+                    return "deploy " + version;
+                }
             });
         }
     }
@@ -188,6 +196,11 @@ public final class ScenarioPlan {
             public List<I> start() {
                 return null;
             }
+
+            @Override
+            public List<I> deploy(String version, TwsQuery<?, I, ?> query) {
+                return null;
+            }
         });
     }
 
@@ -217,6 +230,11 @@ public final class ScenarioPlan {
             @Override
             public Scenario.Step<I> start() {
                 return new Scenario.Start<>();
+            }
+
+            @Override
+            public Scenario.Step<I> deploy(String version, TwsQuery<?, X, ?> query) {
+                return new Scenario.Deploy<>(version, null); // a plan names the version; the replay loads its query
             }
         });
     }
@@ -320,6 +338,14 @@ public final class ScenarioPlan {
                         steps.add(new Step(new Scenario.Start<>(), null, number));
                     }
                     running = starts;
+                }
+                case "deploy" -> {
+                    if (words.length != 2) {
+                        throw new IllegalArgumentException(at + "\"" + shorten(line) + "\": write \"deploy QUERY\", the"
+                                + " new version's query method, like \"deploy com.acme.Carts#fixed\"");
+                    }
+                    steps.add(new Step(new Scenario.Deploy<>(words[1], null), null, number));
+                    running = true;
                 }
                 default -> throw new IllegalArgumentException(at + "cannot read \"" + shorten(line) + "\"; a step is "
                         + FORMS);

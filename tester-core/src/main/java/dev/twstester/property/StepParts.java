@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
 import dev.twstester.Scenario.Step;
 
 /**
@@ -54,6 +55,12 @@ record StepParts<I>(Kind kind, List<I> rows, Instant time) {
             @Override
             public StepParts<I> start() {
                 return new StepParts<>(Kind.START, List.of(), null);
+            }
+
+            @Override
+            public StepParts<I> deploy(String version, TwsQuery<?, I, ?> query) {
+                throw new IllegalArgumentException("deploy " + version + ": the property engine generates, shrinks and"
+                        + " describes scenarios of one query version; a deploy step is not one of its steps");
             }
         });
     }

@@ -25,6 +25,8 @@ final class Calls<K, I, O> {
     private final List<FailedBatch> failures = new ArrayList<>();
     /** How deep in calls on the simulator we are: only the outermost call is reported and kept. */
     private int depth;
+    /** Where a scenario's run collects every batch that commits, or null ({@link #recordInto}). */
+    private List<BatchResult<K, I, O>> recorder;
 
     Calls(Listeners<K, I, O> listeners, boolean keepHistory) {
         this.listeners = listeners;
@@ -69,6 +71,27 @@ final class Calls<K, I, O> {
         return result.get(0);
     }
 
+    /**
+     * Runs {@code body} as part of the call running now on another simulator (a scenario's steps
+     * after a deploy step run on the new version's simulator): its calls are not reported on their own.
+     */
+    <R> R nested(Supplier<R> body) {
+        depth++;
+        try {
+            return body.get();
+        } finally {
+            depth--;
+        }
+    }
+
+    /**
+     * Adds every batch that commits from now on to {@code sink} (null: stops): a scenario's run
+     * keeps the batches a step committed before a batch of it failed.
+     */
+    void recordInto(List<BatchResult<K, I, O>> sink) {
+        this.recorder = sink;
+    }
+
     /** Every batch kept so far. */
     List<BatchResult<K, I, O>> history() {
         return history;
@@ -101,6 +124,9 @@ final class Calls<K, I, O> {
     void committed(BatchResult<K, I, O> batch, TwsSimulator<K, I, O> simulator) {
         if (keepHistory) {
             history.add(batch);
+        }
+        if (recorder != null) {
+            recorder.add(batch);
         }
         if (!listeners.isEmpty()) {
             listeners.batchCommitted(batch, simulator);

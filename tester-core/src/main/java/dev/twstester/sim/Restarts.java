@@ -67,6 +67,17 @@ final class Restarts {
      * checkpoint's state stays as it was for a rollback ({@link BatchExecution#refuse}).
      */
     static <K, I, O> TwsSimulator<K, I, O> deploy(TwsSimulator<K, I, O> from, TwsQuery<K, I, O> next) {
+        TwsSimulator<K, I, O> deployed = prepare(from, next);
+        deployed.loop().start(); // its batches are kept in the history as they commit
+        return deployed;
+    }
+
+    /**
+     * {@link #deploy} up to the new run's first trigger: returns the new version's simulator,
+     * stopped, with the checkpoint, the waiting rows, the history and the listeners; its
+     * {@code loop().start()} runs the first trigger.
+     */
+    static <K, I, O> TwsSimulator<K, I, O> prepare(TwsSimulator<K, I, O> from, TwsQuery<K, I, O> next) {
         checkNewVersion(from.operators(), next);
         if (from.loop().running()) {
             from.loop().stop();
@@ -94,7 +105,6 @@ final class Restarts {
         if (!waiting.isEmpty()) {
             deployed.loop().addData(waiting);
         }
-        deployed.loop().start(); // its batches are kept in the history as they commit
         return deployed;
     }
 }

@@ -284,14 +284,14 @@ public class TwsSimulator<K, I, O> {
      * Replays every step of {@code scenario}; returns all batches that ran, in order. A step whose
      * batch fails stops the query and the steps after it run on: a later start runs the batch again
      * (the failures are in {@link RunResult#failures()}); a run that ends with the query still
-     * stopped by a failed batch throws its exception ({@link #history()} has the failures).
+     * stopped by a failed batch throws its exception ({@link #history()} has the failures). After a
+     * {@link Scenario.Deploy} step the steps run on the new version, as {@link #restartWith} (a listener's
+     * {@code restartedWith} gets its simulator); this one stays stopped, its history holds them all.
      */
     public final RunResult<K, I, O> run(Scenario<I> scenario) {
         Objects.requireNonNull(scenario, "scenario must not be null");
         return calls.run(() -> new SimulatorCall<>("run(scenario of " + scenario.steps().size() + " steps)",
-                scenario.steps(), null), () -> {
-                    return new ScenarioSteps<>(this).run(scenario.steps());
-                });
+                scenario.steps(), null), () -> new ScenarioSteps<>(this).run(scenario.steps()));
     }
 
     /**

@@ -129,33 +129,89 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         nextTriggerMs = Triggers.nextTriggerTime(intervalMs, nowMs);
     }
 
+    /** Runs {@code step} ({@link Steps}) and reads the batches it ran. */
     void step(Scenario.Step<I> step) {
         try {
-            if (step instanceof Scenario.Input<I> input) {
-                input(input);
-            } else if (step instanceof Scenario.AddData<I> add) {
-                addData(add.rows());
-                if (running && intervalMs == 0) {
-                    streamingQuery.processAllAvailable();
-                }
-            } else if (step instanceof Scenario.Tick<I> tick) {
-                moveClock(tick.to().toEpochMilli());
-            } else if (step instanceof Scenario.Stop<I>) {
-                if (!availableNow && failedBatchId < 0) { // a failed batch has stopped the query already
-                    requireRunning();
-                    streamingQuery.stop();
-                    running = false;
-                }
-            } else if (running) {
-                throw new IllegalStateException("the query is already running; a Start step needs a Stop before it");
-            } else {
-                start();
-            }
+            step.applyTo(new Steps());
             collect();
         } catch (LiveRunException e) {
             throw e;
+        } catch (StepException e) {
+            throw failure((Exception) e.getCause(), "");
         } catch (Exception e) {
             throw failure(e, "");
+        }
+    }
+
+    /** What each kind of step does to the live query; a deploy is {@link #restartWith}. */
+    private final class Steps implements Scenario.StepTarget<I, Void> {
+        @Override
+        public Void batch(List<I> rows, Instant at) {
+            return checked(() -> input(rows, at));
+        }
+
+        @Override
+        public Void addData(List<I> rows) {
+            return checked(() -> {
+                LiveRun.this.addData(rows);
+                if (running && intervalMs == 0) {
+                    streamingQuery.processAllAvailable();
+                }
+            });
+        }
+
+        @Override
+        public Void tick(Instant to) {
+            return checked(() -> moveClock(to.toEpochMilli()));
+        }
+
+        @Override
+        public Void stop() {
+            if (!availableNow && failedBatchId < 0) { // a failed batch has stopped the query already
+                requireRunning();
+                checked(streamingQuery::stop);
+                running = false;
+            }
+            return null;
+        }
+
+        @Override
+        public Void start() {
+            if (running) {
+                throw new IllegalStateException("the query is already running; a Start step needs a Stop before it");
+            }
+            return checked(LiveRun.this::start);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Void deploy(String version, TwsQuery<?, I, ?> next) {
+            restartWith((TwsQuery<K, I, O>) new Scenario.Deploy<>(version, next).requireQuery());
+            return null;
+        }
+    }
+
+    /** A step's action that may throw. */
+    private interface Action {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code action}; a checked exception fails the step as a runtime one ({@link #step} reports it). */
+    private static Void checked(Action action) {
+        try {
+            action.run();
+            return null;
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new StepException(e);
+        }
+    }
+
+    /** A checked exception of a step, carried to {@link #step}. */
+    private static final class StepException extends RuntimeException {
+        StepException(Exception cause) {
+            super(cause);
         }
     }
 
@@ -188,6 +244,11 @@ final class LiveRun<K, I, O> implements AutoCloseable {
         running = false;
         long[] times = SparkStreaming.batchTimes(streamingQuery, id);
         failures.add(FailedBatch.of(id, !failedRows.isEmpty(), failedRows, times[0], lastBatchWatermarkMs, times[1], error));
+    }
+
+    /** The version of the query running now (the last one deployed). */
+    TwsQuery<K, I, O> query() {
+        return query;
     }
 
     /** Whether the last failure left a batch uncommitted that the next start runs again. */
@@ -257,41 +318,41 @@ final class LiveRun<K, I, O> implements AutoCloseable {
     }
 
     /** A batch at the trigger at {@code at}, or the next trigger: rows added, then the clock moved there. */
-    private void input(Scenario.Input<I> input) throws Exception {
+    private void input(List<I> rows, Instant at) throws Exception {
         long now = clock.getTimeMillis();
         if (availableNow) {
-            if (input.at() != null) {
-                requireForward(input.at().toEpochMilli(), now);
-                clock.setTime(input.at().toEpochMilli());
+            if (at != null) {
+                requireForward(at.toEpochMilli(), now);
+                clock.setTime(at.toEpochMilli());
             }
-            addData(input.rows());
+            addData(rows);
             start(); // each batch of an AvailableNow query is a run of its own
             return;
         }
         requireRunning();
         if (intervalMs == 0) {
-            if (input.at() != null) {
-                requireForward(input.at().toEpochMilli(), now);
-                clock.setTime(input.at().toEpochMilli());
+            if (at != null) {
+                requireForward(at.toEpochMilli(), now);
+                clock.setTime(at.toEpochMilli());
             }
-            addData(input.rows());
+            addData(rows);
             streamingQuery.processAllAvailable();
             return;
         }
-        if (input.at() == null && processingTime && query.triggerIntervalMs() == 0) {
+        if (at == null && processingTime && query.triggerIntervalMs() == 0) {
             throw new IllegalArgumentException("in ProcessingTime mode with a zero trigger interval live Spark runs a "
                     + "batch only on a clock move: give each input a processing time later than the previous step "
                     + "(Scenario.Builder.batchAt), not the current clock " + Instant.ofEpochMilli(now));
         }
-        long at = input.at() == null ? nextTriggerMs : input.at().toEpochMilli();
-        requireForward(at, now);
-        if (at < nextTriggerMs) {
-            throw new IllegalArgumentException("no trigger runs at " + Instant.ofEpochMilli(at) + ": with a trigger "
+        long atMs = at == null ? nextTriggerMs : at.toEpochMilli();
+        requireForward(atMs, now);
+        if (atMs < nextTriggerMs) {
+            throw new IllegalArgumentException("no trigger runs at " + Instant.ofEpochMilli(atMs) + ": with a trigger "
                     + "interval of " + intervalMs + " ms the next one runs at " + Instant.ofEpochMilli(nextTriggerMs));
         }
-        addData(input.rows());
-        clock.setTime(at);
-        runTriggerDue(at);
+        addData(rows);
+        clock.setTime(atMs);
+        runTriggerDue(atMs);
     }
 
     private void addData(List<I> rows) {

@@ -46,6 +46,8 @@ import dev.twstester.sim.StateSnapshot;
  * in between wait for it. {@link Scenario.Stop} stops the query once the steps before it are done;
  * {@link Scenario.Start} starts a new one (with a new processor instance) on the same checkpoint,
  * source, sink and clock: batch ids continue, and its first trigger reads the rows added meanwhile.
+ * {@link Scenario.Deploy} stops the query and starts the step's new version the same way, as a
+ * redeploy in production (see {@link #runThenRestartWith} for what a new version may change).
  * {@code Trigger.AvailableNow()} runs one query per start, until it ends by itself.
  *
  * <p>The query's {@link TwsQuery#shufflePartitions()}, {@link TwsQuery#outputEventTimeColumn()}
@@ -214,6 +216,7 @@ public final class LiveRunner<K, I, O> {
                 : tempDir(checkpointRoot != null ? checkpointRoot : LiveSpark.defaultCheckpointRoot());
         try {
             RunResult<K, I, O> result;
+            TwsQuery<K, I, O> last;
             try (LiveRun<K, I, O> run = new LiveRun<>(versions.get(0), spark, stepTimeout, checkpoint)) {
                 LiveRunException failed = null;
                 for (int i = 0; i < versions.size(); i++) {
@@ -233,11 +236,11 @@ public final class LiveRunner<K, I, O> {
                     throw failed;
                 }
                 result = run.result();
+                last = run.query();
             }
             if (!readState) {
                 return new LiveOutcome<>(result, null);
             }
-            TwsQuery<K, I, O> last = versions.get(versions.size() - 1);
             StateSnapshot end = result.isEmpty() ? SnapshotBuilder.of(last, Fidelity.FULL).build()
                     : CheckpointState.of(last).session(spark).batchId(result.lastBatch().batchId()).read(checkpoint);
             return new LiveOutcome<>(result, end);

@@ -82,7 +82,7 @@ class ScenarioPlanTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("plan.txt:2: cannot read \"wait 5 minutes\"; a step is \"input 001.jsonl at=current\","
                         + " \"input 002.jsonl at=2024-05-01T10:00:00Z\", \"add 003.jsonl\","
-                        + " \"tick to=2024-05-01T10:05:00Z\", \"stop\", \"start\" or \"restart\"");
+                        + " \"tick to=2024-05-01T10:05:00Z\", \"stop\", \"start\", \"restart\" or \"deploy com.acme.Carts#fixed\"");
         assertThatThrownBy(() -> parse("tick to=10:05\n"))
                 .hasMessage("plan.txt:1: cannot parse \"10:05\" as an instant; write ISO-8601 UTC like 2024-05-01T10:00:00Z");
         assertThatThrownBy(() -> parse("input 001.jsonl when=now\n"))
@@ -109,9 +109,9 @@ class ScenarioPlanTest {
         assertThatThrownBy(() -> new Step(new Scenario.Input<>(List.of(), null), null, 0))
                 .hasMessage("input and add steps need a rows file");
         assertThatThrownBy(() -> new Step(new Scenario.Tick<>(T1), "x.jsonl", 0))
-                .hasMessage("tick, stop and start steps have no rows file");
+                .hasMessage("tick, stop, start and deploy steps have no rows file");
         assertThatThrownBy(() -> Step.of(new Scenario.Stop<String>(), "x.jsonl"))
-                .hasMessage("tick, stop and start steps have no rows file");
+                .hasMessage("tick, stop, start and deploy steps have no rows file");
         assertThat(Step.of(new Scenario.AddData<>(List.of("r")), "a.jsonl")).as("given rows are dropped")
                 .isEqualTo(Step.add("a.jsonl"));
         assertThat(Step.input("a.jsonl", T1).withRows(List.of("r"))).isEqualTo(new Scenario.Input<>(List.of("r"), T1));
@@ -202,6 +202,33 @@ class ScenarioPlanTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("toJsonLine must return one JSON object on one line, but returned a string with a line break"
                         + " for row {\n}");
+    }
+
+    @Test
+    void a_deploy_line_names_the_new_version_and_starts_a_stopped_query() {
+        ScenarioPlan plan = parse("input 001.jsonl\nstop\nadd 002.jsonl\ndeploy com.acme.Carts#fixed\n"
+                + "input 003.jsonl\n");
+
+        assertThat(plan.steps().get(3)).isEqualTo(new Step(new Scenario.Deploy<>("com.acme.Carts#fixed", null), null, 4));
+        assertThat(plan.steps().get(3).planLine()).isEqualTo("deploy com.acme.Carts#fixed");
+        Scenario.Step<String> withRows = plan.steps().get(3).withRows(List.of("ignored"));
+        assertThat(withRows).isEqualTo(new Scenario.Deploy<String>("com.acme.Carts#fixed", null));
+        assertThatThrownBy(() -> parse("input 001.jsonl\ndeploy\n"))
+                .hasMessage("plan.txt:2: \"deploy\": write \"deploy QUERY\", the new version's query method, like"
+                        + " \"deploy com.acme.Carts#fixed\"");
+        assertThatThrownBy(() -> parse("deploy a b\n")).hasMessageStartingWith("plan.txt:1: \"deploy a b\": write");
+    }
+
+    @Test
+    void a_written_deploy_step_reads_back_as_its_line(@TempDir Path dir) throws IOException {
+        Scenario<String> scenario = new Scenario<>(List.of(new Scenario.Input<>(List.of("{}"), null),
+                new Scenario.Deploy<>("com.acme.Carts#fixed", null)));
+        ScenarioPlan.write(scenario, dir, row -> row, null);
+
+        assertThat(Files.readString(dir.resolve(ScenarioPlan.FILE_NAME))).endsWith("input 001.jsonl at=current\n"
+                + "deploy com.acme.Carts#fixed\n");
+        assertThat(ScenarioPlan.read(dir.resolve(ScenarioPlan.FILE_NAME)).toScenario(ScenarioPlanTest::lines))
+                .isEqualTo(scenario);
     }
 
     private static List<String> lines(Path file) {

@@ -141,6 +141,31 @@ class LiveChainTest {
     }
 
     @Test
+    void a_downstream_failure_commits_nothing_in_either_operator_and_every_start_runs_the_batch_again() {
+        TwsQuery<String, Event, OutEvent> chain = ChainProcessors.chain();
+        Scenario<Event> scenario = Scenario.<Event>builder()
+                .batch(List.of(new Event("a1", 10000, "timer+1")))
+                .batch(List.of(new Event("a1", 11000, "x"), new Event("b1", 11000, "boom")))  // batch 2 fails
+                .addData(List.of(new Event("c1", 12000, "x")))                              // waits
+                .restart()                                                                  // batch 2 fails again
+                .build();
+
+        LiveRunException e = catchThrowableOfType(LiveRunException.class, () -> LiveRunner.of(chain).run(scenario));
+        TwsSimulator<String, Event, OutEvent> sim = new TwsSimulator<>(chain);
+        catchThrowableOfType(dev.twstester.ProcessorException.class, () -> sim.run(scenario));
+
+        // the restart ran batch 2 again (its rows, not c1's) and it failed again: nothing of it committed
+        assertThat(e.failedBatch()).map(FailedBatch::batchId).contains(2L);
+        assertThat(e.failedBatch()).map(FailedBatch::rows).contains(2);
+        assertThat(e.completed()).hasSize(2);
+        assertThat(sim.history().failures()).extracting(FailedBatch::batchId).containsExactly(2L, 2L);
+        assertThat(sim.history().failures().get(1)).isEqualTo(e.failedBatch().orElseThrow());
+        assertSame(new RunResult<>(sim.history().batches()), new RunResult<>(typed(e.completed())));
+        assertThat(sim.state().value("n", "a1")).contains(1L);
+        assertThat(sim.<Object>state(1).value("count", "a")).contains(1L);
+    }
+
+    @Test
     void a_processing_time_downstream_runs_a_batch_at_every_trigger_though_the_upstream_asks_for_none() {
         TwsQuery<String, Event, OutEvent> chain = ChainProcessors.relay().withTrigger(Trigger.ProcessingTime(1000))
                 .then(ChainProcessors.tally(TimeMode.ProcessingTime()));

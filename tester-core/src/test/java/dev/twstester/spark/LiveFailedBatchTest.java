@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -22,6 +23,7 @@ import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
 import dev.twstester.sim.Event;
 import dev.twstester.sim.PoisonProcessor;
+import dev.twstester.sim.SimulatorListener;
 import dev.twstester.sim.TwsSimulator;
 
 /**
@@ -97,6 +99,97 @@ class LiveFailedBatchTest {
         assertThat(next.input()).containsExactly(new Event("c", 30000, "x"));
         assertThat(next.outputs()).containsExactly("c:1@pt=70000,wm=15000");
         RunComparison.simulatorVsSpark().assertSame(simulated(List.of(v1, fixed), List.of(crashLoop, after)), live);
+    }
+
+    @Test
+    void a_deploy_step_ends_the_crash_loop_within_one_scenario_and_the_new_version_runs_on() {
+        TwsQuery<String, Event, String> v1 = query(PoisonProcessor::new, TimeMode.EventTime());
+        TwsQuery<String, Event, String> fixed = query(PoisonProcessor.Fixed::new, TimeMode.EventTime());
+        Scenario<Event> story = Scenario.<Event>builder()
+                .batchAt(t(1000), List.of(new Event("a", 10000, "x")))        // batch 0, no-data batch 1
+                .batchAt(t(2000), List.of(new Event("a", 20000, "x"), new Event("b", 20000, "poison"))) // 2 fails
+                .addData(List.of(new Event("c", 30000, "x")))                 // while down: batch 3
+                .tick(t(60000))
+                .start()                                                      // batch 2 again: fails
+                .tick(t(70000))
+                .deploy("PoisonProcessor.Fixed", fixed)                       // batch 2 with the fix, then 3
+                .batchAt(t(80000), List.of(new Event("a", 40000, "x")))       // the new version runs on
+                .build();
+        List<TwsSimulator<String, Event, String>> deployed = new ArrayList<>();
+        TwsSimulator<String, Event, String> sim = TwsSimulator.builder(v1).listener(new SimulatorListener<>() {
+            @Override
+            public void restartedWith(TwsSimulator<String, Event, String> next) {
+                deployed.add(next);
+            }
+        }).build();
+
+        LiveOutcome<String, Event, String> live = LiveRunner.of(v1).runWithEndState(story);
+        RunResult<String, Event, String> simulated = sim.run(story);
+
+        assertThat(live.run().failures()).extracting(FailedBatch::batchId).containsExactly(2L, 2L);
+        assertThat(live.run().batches()).extracting(BatchResult::batchId).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
+        assertThat(live.run().batches().get(2).batchTimestamp()).isEqualTo(t(2000));
+        assertThat(live.run().batches().get(2).outputs()).containsExactly("a:2@pt=2000,wm=5000", "b:skipped@pt=2000,wm=5000");
+        assertThat(live.run().batches().get(5).outputs()).containsExactly("a:3@pt=80000,wm=25000");
+        RunComparison.simulatorVsSpark().assertSame(simulated, live.run());
+        assertThat(RunComparison.simulatorVsSpark().stateDifferences(deployed.get(0).snapshot(), live.endState()))
+                .isEmpty();
+    }
+
+    @Test
+    void a_failed_no_data_batch_runs_again_as_a_no_data_batch() {
+        TwsQuery<String, Event, String> v1 = query(PoisonProcessor::new, TimeMode.EventTime());
+        TwsQuery<String, Event, String> fixed = query(PoisonProcessor.Fixed::new, TimeMode.EventTime());
+        Scenario<Event> story = Scenario.<Event>builder()
+                // batch 0 registers the poison timer; the no-data batch 1 (watermark 5000) fires it and fails
+                .batchAt(t(1000), List.of(new Event("a", 10000, "timer:" + PoisonProcessor.POISON_TIMER)))
+                .addData(List.of(new Event("b", 11000, "x")))                 // while down: batch 2
+                .tick(t(3000))
+                .restart()                                                    // the no-data batch 1 fails again
+                .tick(t(4000))
+                .deploy("PoisonProcessor.Fixed", fixed)                       // no-data batch 1, then b's batch 2
+                .build();
+
+        RunResult<String, Event, String> live = LiveRunner.of(v1).run(story);
+        RunResult<String, Event, String> simulated = new TwsSimulator<>(v1).run(story);
+
+        assertThat(live.failures()).extracting(FailedBatch::batchId).containsExactly(1L, 1L);
+        assertThat(live.failures()).extracting(FailedBatch::hadInput).containsOnly(false);
+        BatchResult<String, Event, String> rerun = live.batches().get(1);
+        assertThat(rerun.batchId()).isEqualTo(1);
+        assertThat(rerun.hadInput()).isFalse();
+        assertThat(rerun.outputs()).containsExactly("timer:a:666@pt=1000,wm=5000");
+        assertThat(live.batches().get(2).input()).containsExactly(new Event("b", 11000, "x"));
+        RunComparison.simulatorVsSpark().assertSame(simulated, live);
+    }
+
+    @Test
+    void with_available_now_every_run_runs_the_failed_batch_first_then_the_rows_that_waited() {
+        TwsQuery<String, Event, String> v1 = query(PoisonProcessor::new, TimeMode.EventTime())
+                .withTrigger(org.apache.spark.sql.streaming.Trigger.AvailableNow());
+        TwsQuery<String, Event, String> fixed = query(PoisonProcessor.Fixed::new, TimeMode.EventTime())
+                .withTrigger(org.apache.spark.sql.streaming.Trigger.AvailableNow());
+        Scenario<Event> story = Scenario.<Event>builder()
+                .batchAt(t(1000), List.of(new Event("a", 10000, "x")))
+                .batchAt(t(2000), List.of(new Event("b", 20000, "poison")))   // fails
+                .batchAt(t(3000), List.of(new Event("c", 30000, "x")))        // a run: the failed batch again, fails
+                .tick(t(4000))
+                .deploy("PoisonProcessor.Fixed", fixed)                       // the failed batch, then c's
+                .build();
+
+        RunResult<String, Event, String> live = LiveRunner.of(v1).run(story);
+        RunResult<String, Event, String> simulated = new TwsSimulator<>(v1).run(story);
+
+        assertThat(live.failures()).hasSize(2);
+        long failed = live.failures().get(0).batchId();
+        assertThat(live.failures()).extracting(FailedBatch::batchId).containsOnly(failed);
+        BatchResult<String, Event, String> rerun = live.batches().stream().filter(b -> b.batchId() == failed)
+                .findFirst().orElseThrow();
+        assertThat(rerun.input()).containsExactly(new Event("b", 20000, "poison"));
+        assertThat(rerun.batchTimestamp()).isEqualTo(t(2000));
+        assertThat(live.batches().get(live.batches().indexOf(rerun) + 1).input())
+                .containsExactly(new Event("c", 30000, "x"));
+        RunComparison.simulatorVsSpark().assertSame(simulated, live);
     }
 
     @Test

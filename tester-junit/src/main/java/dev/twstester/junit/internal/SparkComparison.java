@@ -14,6 +14,7 @@ import dev.twstester.RunComparison;
 import dev.twstester.RunDifference;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
+import dev.twstester.TwsQuery;
 import dev.twstester.spark.LiveRunException;
 import dev.twstester.spark.LiveRunner;
 
@@ -114,6 +115,11 @@ public final class SparkComparison {
 
             @Override
             public StepTime start() {
+                return new StepTime(false, null);
+            }
+
+            @Override
+            public StepTime deploy(String version, TwsQuery<?, I, ?> query) {
                 return new StepTime(false, null);
             }
         }

@@ -205,6 +205,11 @@ public final class TraceFiles {
                 public ObjectNode start() {
                     return NODES.objectNode().put("step", "start");
                 }
+
+                @Override
+                public ObjectNode deploy(String version, TwsQuery<?, I, ?> next) {
+                    return NODES.objectNode().put("step", "deploy").put("version", version);
+                }
             });
         }
 
