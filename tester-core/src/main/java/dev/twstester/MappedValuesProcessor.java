@@ -39,10 +39,6 @@ class MappedValuesProcessor<K, I, V, O> extends StatefulProcessor<K, I, O> {
                 : new MappedValuesProcessor<>(delegate, function, encoder);
     }
 
-    StatefulProcessor<K, V, O> delegate() {
-        return delegate;
-    }
-
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
         delegate.setHandle(getHandle());
@@ -68,13 +64,17 @@ class MappedValuesProcessor<K, I, V, O> extends StatefulProcessor<K, I, O> {
         return delegate.handleExpiredTimer(key, timerValues, info);
     }
 
-    /** Closes the user's processor and drops its handle, which the simulator's copies must not carry. */
     @Override
     public void close() {
+        closeAndDropHandle(delegate);
+    }
+
+    /** Closes {@code processor} and drops its handle, which the simulator's copies of the adapter must not carry. */
+    private static void closeAndDropHandle(StatefulProcessor<?, ?, ?> processor) {
         try {
-            delegate.close();
+            processor.close();
         } finally {
-            delegate.setHandle(null);
+            processor.setHandle(null);
         }
     }
 
@@ -108,16 +108,12 @@ class MappedValuesProcessor<K, I, V, O> extends StatefulProcessor<K, I, O> {
 
         @Override
         public scala.collection.Iterator<O> handleExpiredTimer(K key, TimerValues timerValues, ExpiredTimerInfo info) {
-            return delegate.handleExpiredTimer(key, timerValues, info);
+            return mapped.handleExpiredTimer(key, timerValues, info);
         }
 
         @Override
         public void close() {
-            try {
-                mapped.close();
-            } finally {
-                mapped.setHandle(null);
-            }
+            closeAndDropHandle(mapped);
         }
     }
 }
