@@ -198,9 +198,12 @@ public class TwsTester<K, I, O> {
      * Moves the processing-time clock to {@code currentTimeMs} ({@link TwsSimulator#setProcessingTime}):
      * after the query's first batch Spark's trigger runs a no-data batch at that time, which fires the
      * timers due by then, key by key in key order, and expires TTL; its outputs are returned. Differs
-     * from Spark's {@code TwsTester}: before the first batch no batch runs (refused when there is
-     * initial state, whose timers {@code TwsTester} would fire), and a move backwards is refused as a
-     * clock that never goes back (the same time again runs nothing).
+     * from Spark's {@code TwsTester}: before the first batch no batch runs and nothing fires (Spark
+     * has not run {@code handleInitialState} yet, so timers it registers wait for batch 0, where
+     * {@code TwsTester} fires them now), and a move backwards is refused as a clock that never goes
+     * back (the same time again runs nothing). With live Spark, whose trigger runs a batch only when
+     * its clock moves, a {@code test} right after a {@code setProcessingTime} to the same time cannot
+     * be replayed: move the clock once per batch.
      */
     public scala.collection.immutable.List<O> setProcessingTime(long currentTimeMs) {
         requireMode(TimeMode.ProcessingTime(), "setProcessingTime");
@@ -208,11 +211,6 @@ public class TwsTester<K, I, O> {
         if (currentTimeMs < now) {
             throw new IllegalArgumentException("setProcessingTime(" + currentTimeMs + ") moves the clock back from " + now
                     + ": Spark's processing time never moves backwards; " + GUIDE + "#processing-time");
-        }
-        if (initialState && sim.nextBatchId() == 0) {
-            throw new IllegalStateException("setProcessingTime before the first test(...) relies on a TwsTester-only "
-                    + "rule: TwsTester ran handleInitialState in its constructor, Spark runs it in batch 0, and no batch "
-                    + "runs before the first input. Call test(...) first; " + GUIDE + "#initial-state");
         }
         return currentTimeMs == now ? toScala(List.of()) : toScala(sim.setProcessingTime(Instant.ofEpochMilli(currentTimeMs)).outputs());
     }

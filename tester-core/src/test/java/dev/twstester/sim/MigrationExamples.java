@@ -28,12 +28,11 @@ public final class MigrationExamples {
                 scala.Option.empty());
     }
 
-    /** Example 1's calls as a scenario: test("b", [now]), test("a", [remind]), setProcessingTime(6000). */
+    /** Example 1's calls as a scenario: setProcessingTime(1000), test("a", [now, remind]), setProcessingTime(7000). */
     public static Scenario<Tuple2<String, String>> remindersScenario() {
         return Scenario.<Tuple2<String, String>>builder()
-                .batch(List.of(new Tuple2<>("b", "now")))
-                .batch(List.of(new Tuple2<>("a", "remind")))
-                .tick(Instant.ofEpochMilli(6000))
+                .batchAt(Instant.ofEpochMilli(1000), List.of(new Tuple2<>("a", "now"), new Tuple2<>("a", "remind")))
+                .tick(Instant.ofEpochMilli(7000))
                 .build();
     }
 

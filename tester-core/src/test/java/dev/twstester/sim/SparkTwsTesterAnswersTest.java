@@ -41,9 +41,10 @@ class SparkTwsTesterAnswersTest {
                 Option.empty());
 
         assertThat(call(tester, "peekValueState", "count", "a")).isEqualTo(Option.apply(3L)); // before any input
-        assertThat(rows(call(tester, "test", "b", scalaList(List.of("now"))))).containsExactly("b:now#1@0");
-        assertThat(rows(call(tester, "test", "a", scalaList(List.of("remind"))))).containsExactly("a:remind#4@0");
-        assertThat(rows(call(tester, "setProcessingTime", 6000L))).containsExactlyInAnyOrder("b:timer@0#1", "a:timer@5000#4");
+        assertThat(rows(call(tester, "setProcessingTime", 1000L))).isEmpty();
+        assertThat(rows(call(tester, "test", "a", scalaList(List.of("now", "remind")))))
+                .containsExactly("a:now#4@1000", "a:remind#5@1000");
+        assertThat(rows(call(tester, "setProcessingTime", 7000L))).containsExactly("a:timer@1000#5", "a:timer@6000#5");
     }
 
     @Test

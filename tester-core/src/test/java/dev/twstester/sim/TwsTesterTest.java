@@ -28,13 +28,13 @@ class TwsTesterTest {
     void test_runs_one_batch_with_handleInitialState_first_and_due_timers_after_the_rows() {
         TwsTester<String, String, String> tester = MigrationExamples.reminders();
 
-        assertThat(CollectionConverters.asJava(tester.test("b", scalaList(List.of("now")))))
-                .containsExactly("b:now#1@0", "b:timer@0#1");
-        assertThat(tester.peekValueState("count", "a")).isEqualTo(Option.apply(3L)); // batch 0 applied it
-        assertThat(CollectionConverters.asJava(tester.test("a", scalaList(List.of("remind")))))
-                .containsExactly("a:remind#4@0");
-        assertThat(CollectionConverters.asJava(tester.setProcessingTime(6000))).containsExactly("a:timer@5000#4");
-        assertThat(tester.simulator().history().batches()).hasSize(3);
+        assertThat(CollectionConverters.asJava(tester.setProcessingTime(1000))).isEmpty(); // no batch before the first input
+        assertThat(CollectionConverters.asJava(tester.test("a", scalaList(List.of("now", "remind")))))
+                .containsExactly("a:now#4@1000", "a:remind#5@1000", "a:timer@1000#5");
+        assertThat(tester.peekValueState("count", "a")).isEqualTo(Option.apply(5L));
+        assertThat(CollectionConverters.asJava(tester.setProcessingTime(7000))).containsExactly("a:timer@6000#5");
+        assertThat(tester.simulator().history().batches()).hasSize(2);
+        assertThat(CollectionConverters.asJava(tester.test("b", scalaList(List.of("x"))))).containsExactly("b:x#1@7000");
     }
 
     @Test
@@ -68,8 +68,8 @@ class TwsTesterTest {
                 .hasMessageContaining("docs/from-twstester.md#initial-state");
         assertThatThrownBy(() -> tester.updateValueState("count", "a", 1L)).hasMessageContaining("updateValueState before");
         assertThatThrownBy(() -> tester.deleteState("count", "a")).hasMessageContaining("deleteState before");
-        assertThatThrownBy(() -> tester.setProcessingTime(1000))
-                .hasMessageContaining("setProcessingTime before the first test(...)");
+        assertThat(CollectionConverters.asJava(tester.setProcessingTime(1000))).isEmpty();
+        assertThat(tester.simulator().processingTime().toEpochMilli()).isEqualTo(1000);
     }
 
     @Test

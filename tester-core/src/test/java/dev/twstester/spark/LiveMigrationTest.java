@@ -28,9 +28,9 @@ class LiveMigrationTest {
     @Test
     void initial_state_runs_in_batch_0_and_a_due_timer_fires_after_the_rows_of_its_batch() {
         TwsTester<String, String, String> tester = MigrationExamples.reminders();
-        tester.test("b", scalaList(List.of("now")));
-        tester.test("a", scalaList(List.of("remind")));
-        tester.setProcessingTime(6000);
+        tester.setProcessingTime(1000);
+        tester.test("a", scalaList(List.of("now", "remind")));
+        tester.setProcessingTime(7000);
         @SuppressWarnings("unchecked")
         TwsQuery<String, Tuple2<String, String>, String> query =
                 (TwsQuery<String, Tuple2<String, String>, String>) tester.simulator().query();
@@ -39,7 +39,9 @@ class LiveMigrationTest {
                 LiveRunner.of(query).run(MigrationExamples.remindersScenario());
 
         RunComparison.simulatorVsSpark().assertSame(tester.simulator().history(), live);
-        assertThat(live.outputs()).containsExactly("b:now#1@0", "b:timer@0#1", "a:remind#4@0", "a:timer@5000#4");
+        assertThat(live.batches()).hasSize(2);
+        assertThat(live.batches().get(0).outputs()).containsExactly("a:now#4@1000", "a:remind#5@1000", "a:timer@1000#5");
+        assertThat(live.batches().get(1).outputs()).containsExactly("a:timer@6000#5");
     }
 
     @Test
