@@ -108,6 +108,18 @@ class TwsTesterTest {
     }
 
     @Test
+    void test_returns_the_outputs_of_the_no_data_batch_its_watermark_advance_runs() {
+        TwsTester<String, Event, String> tester = new TwsTester<>(MigrationExamples.echo());
+        tester.test("a", scalaList(List.of(new Event("a", 10_000, "timer+1000"))));
+
+        // watermark 15 s after this batch: the no-data batch Spark runs next fires a@11 s
+        assertThat(CollectionConverters.asJava(tester.test("b", scalaList(List.of(new Event("b", 20_000, "x"))))))
+                .containsExactly("b:x@5000", "a:timer@11000");
+        assertThat(tester.simulator().history().batches()).extracting(b -> b.hadInput())
+                .containsExactly(true, false, true, false);
+    }
+
+    @Test
     void the_spark_shaped_constructor_refuses_event_time_and_types_it_cannot_encode() {
         scala.Function1<Event, Object> extractor = e -> e.getTs().getTime();
         assertThatThrownBy(() -> new TwsTester<String, Event, String>(new EventEcho(), scalaList(List.of()),
