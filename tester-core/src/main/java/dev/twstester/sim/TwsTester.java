@@ -31,11 +31,16 @@ import scala.reflect.ClassTag;
  * {@code setWatermark} move the clock or watermark and run the no-data batch Spark runs then.
  *
  * <pre>{@code
- * TwsTester<String, String, String> tester = new TwsTester<>(new Tally(), List$.MODULE$.empty(),
+ * // import org.apache.spark.sql.streaming.TwsTester;   the only line a TwsTester test changes
+ * import dev.twstester.sim.TwsTester;
+ *
+ * TwsTester<String, String, String> tester = new TwsTester<>(new Reminder(), List$.MODULE$.empty(),
  *         TimeMode.ProcessingTime(), OutputMode.Update(), Option.empty());
- * tester.test("a", toScala(List.of("x", "y")));          // one micro-batch: a's rows, then due timers
- * tester.peekValueState("count", "a");                   // Some(2)
- * tester.setProcessingTime(60_000);                      // the no-data batch at 60 s fires a's timers
+ * tester.setProcessingTime(1000);                               // no batch yet: nothing runs
+ * tester.test("a", asScala(List.of("now", "remind")).toList()); // batch 0 at 1 s: a:now#1@1000,
+ *                                                               // a:remind#2@1000, then a:timer@1000#2
+ * tester.peekValueState("count", "a");                          // Some(2)
+ * tester.setProcessingTime(7000);                               // the no-data batch at 7 s: a:timer@6000#2
  * }</pre>
  *
  * <p>Where Spark's {@code TwsTester} answers otherwise, this one gives real Spark's answer, and
