@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.streaming.GroupStateTimeout;
 import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.TimeMode;
 
 /**
  * What Spark 4.x requires of a stateful operator that follows another in one query
@@ -103,4 +104,52 @@ final class PlanRules {
         return encoder.clsTag().runtimeClass().getName() + " " + encoder.schema().simpleString();
     }
 
+
+    /** {@code spark.sql.shuffle.partitions} checked: at least 1. */
+    static int requirePartitions(int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("shufflePartitions must be at least 1, was " + partitions);
+        }
+        return partitions;
+    }
+
+    /**
+     * The {@code transformWithState(processor, eventTimeColumnName, ...)} overload: EventTime mode
+     * ({@code timeMode} null when not set) and a watermark on the input ({@code watermarkColumn}).
+     */
+    static void requireEventTimeOverload(String outputEventTimeColumn, TimeMode timeMode, String watermarkColumn) {
+        if (timeMode != null && !timeMode.equals(TimeMode.EventTime())) {
+            throw new IllegalArgumentException("outputEventTimeColumn(\"" + outputEventTimeColumn
+                    + "\") uses the transformWithState overload that runs in TimeMode.EventTime(); "
+                    + "remove timeMode(" + timeMode + ") or set it to EventTime()");
+        }
+        if (watermarkColumn == null) {
+            throw new IllegalArgumentException("[CANNOT_ASSIGN_EVENT_TIME_COLUMN_WITHOUT_WATERMARK] "
+                    + "outputEventTimeColumn(\"" + outputEventTimeColumn + "\") needs a watermark on the "
+                    + "input: add watermark(column, delay), or, for an operator after another, pass its builder "
+                    + "to then(...) instead of building it");
+        }
+    }
+
+    /**
+     * The event-time column an operator after {@code upstream} reads: a legacy function's (its input's,
+     * the last operator's output event-time column), else the query's watermark column (null: none).
+     */
+    static String watermarkColumnAfter(TwsQuery<?, ?, ?> upstream, boolean legacy) {
+        List<TwsQuery<?, ?, ?>> ops = upstream.operators();
+        return legacy ? ops.get(ops.size() - 1).outputEventTimeColumn().orElse(null)
+                : upstream.eventTimeColumn().orElse(null);
+    }
+
+    /** {@code mapValues} on a builder: a transformWithState one with nothing set that reads the rows yet. */
+    static void requireMapValuesFirst(GroupsWithState<?, ?, ?, ?> legacy, boolean rowsRead) {
+        if (legacy != null) {
+            throw new IllegalStateException("mapValues(...) is modelled for transformWithState processors only, not for "
+                    + legacy.operatorName() + ": map the values inside the function");
+        }
+        if (rowsRead) {
+            throw new IllegalStateException("call mapValues(...) once, right after TwsQuery.builder(...) and before "
+                    + "keyBy(...) and input(...): those read the source rows, whose type mapValues sets");
+        }
+    }
 }

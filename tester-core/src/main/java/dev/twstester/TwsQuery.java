@@ -77,6 +77,8 @@ public final class TwsQuery<K, I, O> {
     private final StateEncoding stateEncoding;
     /** The legacy function this query runs instead of a processor; null for transformWithState. */
     private final GroupsWithState<K, I, ?, O> groupsWithState;
+    /** The {@code mapValues} between {@code groupByKey} and the processor; null without one. */
+    private final ValueMapping<K, I, ?, O> valueMapping;
     /**
      * Every stateful operator, in plan order, each a one-operator query: null for a query of one
      * operator (which is its own only operator). The fields above are the first operator's, but
@@ -97,6 +99,7 @@ public final class TwsQuery<K, I, O> {
         this.operators = operators;
         this.processor = (Supplier) q.processor;
         this.groupsWithState = (GroupsWithState) q.groupsWithState;
+        this.valueMapping = (ValueMapping) q.valueMapping;
         this.keyFunction = q.keyFunction;
         this.keyEncoder = q.keyEncoder;
         this.inputEncoder = q.inputEncoder;
@@ -116,6 +119,7 @@ public final class TwsQuery<K, I, O> {
         this.operators = null;
         this.processor = b.processor;
         this.groupsWithState = b.groupsWithState;
+        this.valueMapping = b.valueMapping;
         this.keyFunction = Objects.requireNonNull(b.keyFunction, "keyBy(...) must be set: the groupByKey function and key encoder");
         this.keyEncoder = b.keyEncoder;
         this.inputEncoder = Objects.requireNonNull(b.inputEncoder, "input(...) must be set: the encoder of the input rows");
@@ -197,7 +201,13 @@ public final class TwsQuery<K, I, O> {
      * (for names in reports).
      */
     public Class<?> userClass() {
-        return groupsWithState != null ? groupsWithState.function().getClass() : newProcessor().getClass();
+        return valueMapping != null ? valueMapping.newProcessor().getClass()
+                : groupsWithState != null ? groupsWithState.function().getClass() : newProcessor().getClass();
+    }
+
+    /** The {@code mapValues} before the processor ({@link Builder#mapValues}); {@link #newProcessor()} is then its adapter. */
+    public Optional<ValueMapping<K, I, ?, O>> valueMapping() {
+        return Optional.ofNullable(valueMapping);
     }
 
     /**
@@ -310,7 +320,7 @@ public final class TwsQuery<K, I, O> {
 
     /** The same query with {@code spark.sql.shuffle.partitions} set to {@code partitions}. */
     public TwsQuery<K, I, O> withShufflePartitions(int partitions) {
-        return with(requirePartitions(partitions), trigger, stateEncoding);
+        return with(PlanRules.requirePartitions(partitions), trigger, stateEncoding);
     }
 
     /** The same query with another trigger (see {@link Builder#trigger}). */
@@ -377,13 +387,6 @@ public final class TwsQuery<K, I, O> {
         return then(next.buildDownstreamOf(this));
     }
 
-    private static int requirePartitions(int partitions) {
-        if (partitions < 1) {
-            throw new IllegalArgumentException("shufflePartitions must be at least 1, was " + partitions);
-        }
-        return partitions;
-    }
-
     /**
      * Initial-state rows and their encoder: the {@code KeyValueGroupedDataset<K, S>} passed to
      * {@code transformWithState} (duplicate keys are allowed, as in Spark: each row is one
@@ -404,8 +407,9 @@ public final class TwsQuery<K, I, O> {
 
     /** Fluent builder; every setter returns this builder. */
     public static final class Builder<K, I, O> {
-        private final Supplier<? extends StatefulProcessor<K, I, O>> processor;
+        private Supplier<? extends StatefulProcessor<K, I, O>> processor;
         private final GroupsWithState<K, I, ?, O> groupsWithState;
+        private ValueMapping<K, I, ?, O> valueMapping;
         private boolean outputModeSet;
         private MapFunction<I, K> keyFunction;
         private Encoder<K> keyEncoder;
@@ -433,6 +437,21 @@ public final class TwsQuery<K, I, O> {
             this.groupsWithState = groupsWithState;
             this.timeMode = groupsWithState.timeMode();
             this.outputMode = groupsWithState.outputMode();
+        }
+
+        /**
+         * {@code groupByKey(...).mapValues(function, encoder)}, as Spark's: the processor reads the mapped
+         * values; {@link #keyBy} and {@link #input} read the source rows. Call it right after
+         * {@code builder(...)}. Rules and example: {@link ValueMapping}.
+         */
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public <S> Builder<K, S, O> mapValues(MapFunction<S, I> function, Encoder<I> encoder) {
+            PlanRules.requireMapValuesFirst(groupsWithState, valueMapping != null || keyFunction != null || inputEncoder != null);
+            ValueMapping<K, S, I, O> mapping = new ValueMapping<>(function, encoder, processor);
+            Builder<K, S, O> retyped = (Builder) this; // nothing set so far reads the rows' type
+            retyped.valueMapping = mapping;
+            retyped.processor = mapping::newAdapter;
+            return retyped;
         }
 
         /** The {@code groupByKey} function and the key's encoder. */
@@ -510,7 +529,7 @@ public final class TwsQuery<K, I, O> {
 
         /** {@code spark.sql.shuffle.partitions} (default 1); see {@link TwsQuery#shufflePartitions()}. */
         public Builder<K, I, O> shufflePartitions(int partitions) {
-            this.shufflePartitions = requirePartitions(partitions);
+            this.shufflePartitions = PlanRules.requirePartitions(partitions);
             return this;
         }
 
@@ -554,12 +573,8 @@ public final class TwsQuery<K, I, O> {
          * {@code eventTimeColumnName} overload any watermark upstream (the first operator's).
          */
         TwsQuery<K, I, O> buildDownstreamOf(TwsQuery<?, ?, ?> upstream) {
-            if (eventTimeColumn != null) { // the check of TwsQuery#then says what to do
-                return build();
-            }
-            List<TwsQuery<?, ?, ?>> ops = upstream.operators();
-            return build(groupsWithState != null ? ops.get(ops.size() - 1).outputEventTimeColumn().orElse(null)
-                    : upstream.eventTimeColumn().orElse(null));
+            // with a watermark of its own, the check of TwsQuery#then says what to do
+            return eventTimeColumn != null ? build() : build(PlanRules.watermarkColumnAfter(upstream, groupsWithState != null));
         }
 
         /** The query, checked with {@code watermarkColumn} as its input's event-time column. */
@@ -570,17 +585,7 @@ public final class TwsQuery<K, I, O> {
                 return new TwsQuery<>(this);
             }
             if (outputEventTimeColumn != null) {
-                if (timeModeSet && !timeMode.equals(TimeMode.EventTime())) {
-                    throw new IllegalArgumentException("outputEventTimeColumn(\"" + outputEventTimeColumn
-                            + "\") uses the transformWithState overload that runs in TimeMode.EventTime(); "
-                            + "remove timeMode(" + timeMode + ") or set it to EventTime()");
-                }
-                if (watermarkColumn == null) {
-                    throw new IllegalArgumentException("[CANNOT_ASSIGN_EVENT_TIME_COLUMN_WITHOUT_WATERMARK] "
-                            + "outputEventTimeColumn(\"" + outputEventTimeColumn + "\") needs a watermark on the "
-                            + "input: add watermark(column, delay), or, for an operator after another, pass its builder "
-                            + "to then(...) instead of building it");
-                }
+                PlanRules.requireEventTimeOverload(outputEventTimeColumn, timeModeSet ? timeMode : null, watermarkColumn);
                 timeMode = TimeMode.EventTime();
             }
             TwsQuery<K, I, O> query = new TwsQuery<>(this);

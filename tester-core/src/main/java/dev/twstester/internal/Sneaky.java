@@ -8,8 +8,9 @@ package dev.twstester.internal;
  * ({@code Platform.throwException}): {@code throw Sneaky.raise(e);}.
  *
  * <p>Public for {@code dev.twstester.sim} ({@code ProcessorCopies}, {@code Scope}, {@code Engine},
- * {@code SparkErrors}) and {@code dev.twstester.spark} ({@code SparkStreaming}), which rethrow the
- * processor's and Spark's checked exceptions.
+ * {@code SparkErrors}), {@code dev.twstester.spark} ({@code SparkStreaming}) and {@code dev.twstester}
+ * ({@code MappedValuesProcessor}, a {@code mapValues} function's), which rethrow the processor's and
+ * Spark's checked exceptions.
  */
 public final class Sneaky {
     private Sneaky() {}

@@ -150,9 +150,12 @@ final class Operator<K, I, O> {
         return queryWatermark ? planned.evictionWatermarkMs() : 0;
     }
 
-    /** Late rows are dropped in EventTime mode only (Spark plans the filter only there). */
+    /**
+     * Late rows are dropped in EventTime mode only (Spark plans the filter only there), and not after
+     * {@code mapValues}, which projects the event-time column away.
+     */
     boolean filtersLateRows() {
-        return query.timeMode().equals(TimeMode.EventTime());
+        return query.timeMode().equals(TimeMode.EventTime()) && query.valueMapping().isEmpty();
     }
 
     /** How errors name this operator: "query" for a query of one operator. */

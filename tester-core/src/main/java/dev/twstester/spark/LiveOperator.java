@@ -22,6 +22,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import dev.twstester.BatchResult;
 import dev.twstester.FiredTimer;
 import dev.twstester.TwsQuery;
+import dev.twstester.ValueMapping;
 import dev.twstester.internal.ContiguousPartitions;
 import dev.twstester.internal.RowCodec;
 
@@ -74,7 +75,9 @@ final class LiveOperator<K, I, O> {
         this.keyCodec = RowCodec.of(query.keyEncoder());
         this.inputCodec = RowCodec.of(query.inputEncoder());
         this.outputCodec = RowCodec.of(query.outputEncoder());
-        this.lateColumnIndex = lateColumn == null ? -1 : inputCodec.fieldIndex(lateColumn);
+        // mapValues projects the event-time column away: Spark's operator then filters no late rows
+        this.lateColumnIndex = lateColumn == null || query.valueMapping().isPresent() ? -1
+                : inputCodec.fieldIndex(lateColumn);
     }
 
     /** Every operator of {@code query}, in plan order, each reading the previous one's output event-time column. */
@@ -141,11 +144,23 @@ final class LiveOperator<K, I, O> {
             return groupsWithState.apply(grouped, query.outputEncoder(),
                     query.initialState().map(this::initialDataset).orElse(null), recordedRows());
         }
-        StatefulProcessor<K, I, O> processor = query.newProcessor();
+        if (query.valueMapping().isPresent()) {
+            return mapped(grouped, query.valueMapping().get());
+        }
+        return transform(grouped, query.newProcessor());
+    }
+
+    /** {@code grouped.mapValues(...)} and the user's processor on the mapped values. */
+    private <V> Dataset<O> mapped(KeyValueGroupedDataset<K, I> grouped, ValueMapping<K, I, V, O> mapping) {
+        return transform(grouped.mapValues(mapping.function(), mapping.encoder()), mapping.newProcessor());
+    }
+
+    /** {@code transformWithState} of {@code processor} on {@code grouped}, in the overload the query uses. */
+    private <V> Dataset<O> transform(KeyValueGroupedDataset<K, V> grouped, StatefulProcessor<K, V, O> processor) {
         if (query.initialState().isPresent()) {
             return withInitialState(grouped, processor, query.initialState().get());
         }
-        RecordingProcessor<K, I, O, Object> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(),
+        RecordingProcessor<K, V, O, Object> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(),
                 recordedRows());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
@@ -154,10 +169,10 @@ final class LiveOperator<K, I, O> {
         return grouped.transformWithState(recording, query.timeMode(), query.outputMode(), query.outputEncoder());
     }
 
-    private <S> Dataset<O> withInitialState(KeyValueGroupedDataset<K, I> grouped, StatefulProcessor<K, I, O> processor,
+    private <V, S> Dataset<O> withInitialState(KeyValueGroupedDataset<K, V> grouped, StatefulProcessor<K, V, O> processor,
             TwsQuery.InitialState<K, S> init) {
         KeyValueGroupedDataset<K, S> initial = initialDataset(init);
-        RecordingProcessor<K, I, O, S> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(),
+        RecordingProcessor<K, V, O, S> recording = new RecordingProcessor<>(processor, reports, query.keyEncoder(),
                 recordedRows());
         if (query.outputEventTimeColumn().isPresent()) {
             return grouped.transformWithState(recording, query.outputEventTimeColumn().get(), query.outputMode(),
