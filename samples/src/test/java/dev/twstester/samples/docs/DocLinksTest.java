@@ -47,6 +47,15 @@ class DocLinksTest {
     }
 
     @Test
+    void the_readme_has_at_most_200_lines_and_no_page_points_outside_the_repository()
+            throws IOException {
+        assertThat(Files.readAllLines(ROOT.resolve("README.md"))).as("README.md's lines").hasSizeLessThanOrEqualTo(200);
+        for (Path page : pages()) {
+            assertThat(Files.readString(page)).as(ROOT.relativize(page).toString()).doesNotContain("../shared");
+        }
+    }
+
+    @Test
     void anchors_are_computed_as_github_computes_them() {
         assertThat(anchorsOf("# User guide\n## 1. The JUnit extension\n### `--from-checkpoint`: a start\n"
                 + "## Spark's logging\n## Spark 4.0, 4.1 and 4.2\n## Notes\n## Notes\n```\n# not a heading\n```\n"))
