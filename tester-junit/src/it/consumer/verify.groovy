@@ -1,17 +1,36 @@
-// Runs after the three builds of invoker.properties: each must have run all 4 tests, under the JUnit it asked for.
+// Runs after the builds of invoker.properties: each must have run all 4 tests, under the JUnit it asked for,
+// with no JVM warning about incubator modules; with -Dtwstester.it.deployed=URL, twstester must have come
+// from that repository.
 def log = new File(basedir, 'build.log').text.replaceAll('\u001B\\[[0-9;]*m', '')
+def versions = ['5.10.3', '5.11.4', '6.1.3']
 def problems = []
-['5.10.3', '5.11.4', '6.1.3'].each { v ->
+versions.each { v ->
     if (!log.contains("JUnit Jupiter running: api ${v}, engine ${v}")) {
         problems << "no test ran under JUnit ${v}"
     }
 }
 def summaries = (log =~ /(?m)Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)[ \t]*$/).collect { it[0] }
-if (summaries.size() != 3 || summaries.any { !it.endsWith('Tests run: 4, Failures: 0, Errors: 0, Skipped: 0') }) {
-    problems << "expected three surefire summaries 'Tests run: 4, Failures: 0, Errors: 0, Skipped: 0', got ${summaries}"
+if (summaries.size() != versions.size() || summaries.any { !it.endsWith('Tests run: 4, Failures: 0, Errors: 0, Skipped: 0') }) {
+    problems << "expected ${versions.size()} surefire summaries 'Tests run: 4, Failures: 0, Errors: 0, Skipped: 0', got ${summaries}"
+}
+def dumps = new File(basedir, 'target/surefire-reports').listFiles()?.findAll { it.name.endsWith('.dumpstream') } ?: []
+if (log.contains('Using incubator modules') || dumps.any { it.text.contains('Using incubator modules') }) {
+    problems << "a JVM warned 'Using incubator modules' (spark.jvm.flags must not add jdk.incubator.vector)"
+}
+def deployed = binding.hasVariable('deployedRepository') ? (deployedRepository ?: '') : ''
+if (deployed) {
+    ['tester-junit', 'tester-core', 'twstester-parent'].each { artifact ->
+        def folder = new File(localRepositoryPath, "dev/twstester/${artifact}")
+        def origins = folder.exists() ? folder.listFiles().findAll { it.directory }
+                .collect { new File(it, '_remote.repositories') }.findAll { it.exists() }*.text.join('\n') : ''
+        if (!origins.contains('>twstester-deployed=')) {
+            problems << "dev.twstester:${artifact} was not resolved from the deployed repository ${deployed} (${folder})"
+        }
+    }
 }
 if (problems) {
     throw new AssertionError('consumer project: ' + problems.join('; ') + ' (see ' + new File(basedir, 'build.log') + ')')
 }
-println "consumer project: 4 tests passed under each of JUnit 5.10.3, 5.11.4 and 6.1.3"
+println "consumer project: 4 tests passed under each of JUnit ${versions.join(', ')}" +
+        (deployed ? ", with twstester resolved from ${deployed}" : '')
 return true

@@ -20,8 +20,8 @@ import dev.twstester.sim.TwsSimulator;
 import dev.twstester.spark.LiveRunner;
 
 /**
- * CartWatch with a one-minute trigger, as production runs it (the README's "Triggers and the
- * clock" example): rows wait for the next trigger, a data batch replaces the pending no-data batch,
+ * CartWatch with a one-minute trigger, as production runs it (docs/triggers.md, "In code": the
+ * example): rows wait for the next trigger, a data batch replaces the pending no-data batch,
  * and the cart timer fires in the no-data batch at the trigger after the watermark passed it.
  */
 class CartWatchTriggerTest {
