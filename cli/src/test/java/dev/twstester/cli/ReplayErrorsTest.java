@@ -58,7 +58,7 @@ class ReplayErrorsTest {
     void aPrimitiveFieldSparkReadsAsNullIsInvalidInputNamingFileLineFieldTypeAndValue(@TempDir Path dir)
             throws IOException {
         String query = dev.twstester.cli.fixtures.DoorChecks.class.getName();
-        String encoder = "; Spark's encoder would fail the query on this row (EXPRESSION_ENCODING_FAILED, naming no field)";
+        String encoder = "; Spark fails the query on such a row, as a Check cannot hold null there";
         Files.writeString(dir.resolve("001.jsonl"), "{\"door\": \"front\", \"ok\": true, \"floor\": 1}\n"
                 + "{\"door\": \"back\", \"ok\": \"yes\", \"floor\": 1}\n");
 

@@ -17,9 +17,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Names the field when a JSON line cannot become the query's row because a column that cannot be
  * null (a primitive field of a bean, {@code boolean ok}) is null in the row Spark's JSON source
  * reads: the field is missing, null, or has a value Spark cannot convert (e.g. {@code "yes"} for a
- * boolean, which Spark reads as null). Spark's encoder then fails with
- * {@code EXPRESSION_ENCODING_FAILED}, naming the struct type but not the field; this names the
- * field (its path, for a nested one), the type it needs and the value the line has.
+ * boolean, which Spark reads as null). Turning that row into the bean then fails, in Spark as in
+ * the encoder here ({@code EXPRESSION_ENCODING_FAILED} with the struct type, not the field); this
+ * names the field (its path, for a nested one), the type it needs and the value the line has.
  */
 final class RequiredFields {
     private static final ObjectMapper JSON = JsonRows.mapper();
@@ -36,8 +36,8 @@ final class RequiredFields {
             return null;
         }
         return "field \"" + missing.path + "\" (" + missing.type.simpleString() + ", which cannot be null in "
-                + typeName + ") " + found(line, missing.path) + "; Spark's encoder would fail the query on this row"
-                + " (EXPRESSION_ENCODING_FAILED, naming no field); write " + example(missing.type);
+                + typeName + ") " + found(line, missing.path) + "; Spark fails the query on such a row, as a " + typeName
+                + " cannot hold null there; write " + example(missing.type);
     }
 
     private record Missing(String path, DataType type) {}

@@ -119,8 +119,8 @@ class JsonLinesTest {
         assertThatThrownBy(() -> counts.read(file, "counts.jsonl"))
                 .isInstanceOfSatisfying(JsonLinesException.class, e -> assertThat(e.line()).isEqualTo(2))
                 .hasMessage("counts.jsonl:2: field \"n\" (int, which cannot be null in Count) is \"7\" (a string), which"
-                        + " Spark's JSON source reads as null; Spark's encoder would fail the query on this row"
-                        + " (EXPRESSION_ENCODING_FAILED, naming no field); write a whole number, e.g. 42");
+                        + " Spark's JSON source reads as null; Spark fails the query on such a row, as a Count cannot"
+                        + " hold null there; write a whole number, e.g. 42");
         assertThat(notes).containsExactly("counts.jsonl:2: warning: field \"n\": cannot read \"7\" as int; Spark's JSON"
                 + " source reads it as null, so does this replay");
     }
@@ -129,7 +129,7 @@ class JsonLinesTest {
     void aPrimitiveFieldSparkReadsAsNullIsAnErrorNamingTheFieldTheTypeAndTheValue(@TempDir Path dir) throws IOException {
         JsonLines<Door> doors = JsonLines.of(EncoderRows.of(Encoders.bean(Door.class)), note -> { });
         String ok = "{\"door\": \"front\", \"ok\": true, \"place\": {\"floor\": 1}}";
-        String encoder = "; Spark's encoder would fail the query on this row (EXPRESSION_ENCODING_FAILED, naming no field)";
+        String encoder = "; Spark fails the query on such a row, as a Door cannot hold null there";
 
         assertThat(readError(doors, dir, ok, "{\"door\": \"front\", \"ok\": \"yes\", \"place\": {\"floor\": 1}}"))
                 .isEqualTo("doors.jsonl:2: field \"ok\" (boolean, which cannot be null in Door) is \"yes\" (a string),"
