@@ -44,7 +44,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * not in the schema is ignored with a note (once per field and file); text after the line's JSON
  * value is ignored with a warning. A line that is not JSON, or not an object (which Spark would
  * read as a row of nulls), and a row the encoder cannot make an object of, are a
- * {@link JsonLinesException} naming the file and line. Lines end at {@code \n}, {@code \r} or
+ * {@link JsonLinesException} naming the file and line; when that row has a null (missing, null, or
+ * read as null) in a field that cannot be null, such as a bean's {@code int}, it names the field,
+ * its type and the value the line has. {@link #valuesReadAsNull()} counts the values read as null.
+ * Lines end at {@code \n}, {@code \r} or
  * {@code \r\n}, as Hadoop splits them for Spark; a byte order mark at the start of a line is
  * skipped, as Jackson skips it for Spark; a line that is not UTF-8 is read from its bytes, as
  * Spark's Jackson reads it (where that gives a row of nulls, the error names the line and byte).
