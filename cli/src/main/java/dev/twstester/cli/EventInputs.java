@@ -39,6 +39,7 @@ final class EventInputs<I> {
     private final Map<EventFile, List<I>> kept;
     private final Map<EventFile, Integer> usesLeft;
     private final List<Warning> warnings;
+    private final long valuesReadAsNull;
 
     /**
      * A file with rows none of which has a value in the watermark column.
@@ -58,12 +59,13 @@ final class EventInputs<I> {
     }
 
     private EventInputs(JsonLines<I> again, boolean keepAll, Map<EventFile, List<I>> kept,
-            Map<EventFile, Integer> usesLeft, List<Warning> warnings) {
+            Map<EventFile, Integer> usesLeft, List<Warning> warnings, long valuesReadAsNull) {
         this.again = again;
         this.keepAll = keepAll;
         this.kept = kept;
         this.usesLeft = usesLeft;
         this.warnings = List.copyOf(warnings);
+        this.valuesReadAsNull = valuesReadAsNull;
     }
 
     /**
@@ -98,7 +100,12 @@ final class EventInputs<I> {
         }
         // the notes were printed in the first pass
         JsonLines<I> again = JsonLines.of(codec, note -> { });
-        return new EventInputs<>(again, keepAll, kept, uses, warnings);
+        return new EventInputs<>(again, keepAll, kept, uses, warnings, first.valuesReadAsNull());
+    }
+
+    /** How many values of the files Spark's JSON source cannot read, and so were read as null (each with a warning). */
+    long valuesReadAsNull() {
+        return valuesReadAsNull;
     }
 
     /** The files without a value in the watermark column, in plan order. */

@@ -155,6 +155,12 @@ final class Replay<K, I, O> {
         for (EventInputs.Warning w : inputs.warnings()) {
             err.println("twstester: " + w.message(w.file().display()));
         }
+        if (inputs.valuesReadAsNull() > 0) {
+            long n = inputs.valuesReadAsNull();
+            err.println("twstester: warning: " + n + (n == 1 ? " value" : " values") + " of the input files became null"
+                    + " (Spark's JSON source cannot read " + (n == 1 ? "it" : "them") + ": see the warnings above); the"
+                    + " processor gets null there");
+        }
         err.flush();
         progress.println("twstester: replaying " + files(plan.inputCount()) + " with " + queryName + " on the simulator");
         progress.flush();

@@ -49,7 +49,34 @@ class ReplayErrorsTest {
         assertThat(r.exitCode()).as("CartWatch reads the null ts: " + r).isEqualTo(ExitCodes.PROCESSOR_FAILED);
         assertThat(r.err()).startsWith(dir.resolve("002.jsonl") + ":17: warning: field \"ts\": cannot read \"10:61\" as"
                 + " timestamp; Spark's JSON source reads it as null, so does this replay\n")
+                .contains("twstester: warning: 1 value of the input files became null (Spark's JSON source cannot read"
+                        + " it: see the warnings above); the processor gets null there\n")
                 .contains("batch 2: handleInputRows threw for key bo: java.lang.NullPointerException");
+    }
+
+    @Test
+    void aPrimitiveFieldSparkReadsAsNullIsInvalidInputNamingFileLineFieldTypeAndValue(@TempDir Path dir)
+            throws IOException {
+        String query = dev.twstester.cli.fixtures.DoorChecks.class.getName();
+        String encoder = "; Spark fails the query on such a row, as a Check cannot hold null there";
+        Files.writeString(dir.resolve("001.jsonl"), "{\"door\": \"front\", \"ok\": true, \"floor\": 1}\n"
+                + "{\"door\": \"back\", \"ok\": \"yes\", \"floor\": 1}\n");
+
+        Cli.Result r = Cli.run("replay", dir.toString(), "--query", query);
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
+        assertThat(r.err()).startsWith(dir.resolve("001.jsonl") + ":2: warning: field \"ok\": cannot read \"yes\" as"
+                + " boolean; Spark's JSON source reads it as null, so does this replay\n")
+                .contains(dir.resolve("001.jsonl") + ":2: field \"ok\" (boolean, which cannot be null in Check) is"
+                        + " \"yes\" (a string), which Spark's JSON source reads as null" + encoder + "; write true or false");
+
+        Files.writeString(dir.resolve("001.jsonl"), "{\"door\": \"front\", \"ok\": true}\n");
+        r = Cli.run("replay", dir.toString(), "--query", query);
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
+        assertThat(r.err()).contains(dir.resolve("001.jsonl") + ":1: field \"floor\" (int, which cannot be null in"
+                + " Check) is missing, which Spark's JSON source reads as null" + encoder + "; write a whole number,"
+                + " e.g. 42");
     }
 
     @Test

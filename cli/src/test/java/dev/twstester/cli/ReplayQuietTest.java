@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.cli.fixtures.CartIds;
@@ -35,13 +36,24 @@ class ReplayQuietTest {
         assertThat(run.stderr.lines()).anyMatch(l -> l.matches("\\d\\d:\\d\\d:\\d\\d INFO CodeGenerator: Code generated in .*"));
     }
 
+    @Test
+    @Tag("live")
+    void aQuietLiveReplayPrintsNoneOfSparksWarnings() {
+        Run run = replay(List.of(), "--live", "-q");
+        assertThat(run.stdout).contains("ana=" + java.util.UUID.nameUUIDFromBytes("ana".getBytes(StandardCharsets.UTF_8)));
+        // e.g. "WARN DAGScheduler: Failed to cancel job group ..." (twice per query) and "Disabling AQE ..."
+        assertThat(run.stderr).as(run.stderr).doesNotContain(" WARN ").isEmpty();
+    }
+
     private record Run(String stdout, String stderr) {}
 
     /** {@code twstester replay <cart> --query CartIds} in a new JVM, with the launcher's logging configuration. */
-    private static Run replay(List<String> properties) {
+    private static Run replay(List<String> properties, String... options) {
         // the test classes stay on the class path (the fixture is there); -Dlog4j2.configurationFile
         // takes precedence over their log4j2-test.properties
-        ChildJvm child = ChildJvm.main(TwsTesterCli.class, "replay", Cli.resource("cart").toString(), "--query", QUERY)
+        List<String> args = new java.util.ArrayList<>(List.of("replay", Cli.resource("cart").toString(), "--query", QUERY));
+        args.addAll(List.of(options));
+        ChildJvm child = ChildJvm.main(TwsTesterCli.class, args.toArray(String[]::new))
                 .flag("-Xmx1g").property("log4j2.configurationFile",
                         Path.of("src", "main", "launcher", "log4j2.properties").toAbsolutePath().toString());
         properties.forEach(child::flag);

@@ -28,8 +28,11 @@ import org.apache.logging.log4j.spi.LoggerContextFactory;
  * <li>initialize Spark's logging as Spark would (Spark's defaults when there is no configuration),
  * but silently: no banner;</li>
  * <li>set the level of Spark's loggers ({@link #LOGGERS}: Spark, Hadoop, Spark's shaded Jetty,
- * Netty, Parquet) to ERROR for the simulator and WARN for live runs, each only when the current
- * Log4j configuration has no entry of that exact name. A logger the user configured keeps the
+ * Netty, Parquet) to ERROR, for the simulator and for live runs, each only when the current Log4j
+ * configuration has no entry of that exact name. Spark's warnings in a local test run are ones a
+ * user cannot act on (e.g. {@code DAGScheduler: Failed to cancel job group} twice per query when
+ * it stops, {@code Disabling AQE since AQE is not supported in stateful workloads}); its errors
+ * (a failed task, a failed query) are still shown. A logger the user configured keeps the
  * user's level; the root logger and the user's own loggers are never touched.</li>
  * </ol>
  *
@@ -67,9 +70,9 @@ public final class SparkLogs {
         apply(Level.ERROR);
     }
 
-    /** Before a live run starts its session: Spark's loggers at WARN (unless configured or switched on). */
+    /** Before a live run starts its session: Spark's loggers at ERROR (unless configured or switched on). */
     public static void live() {
-        apply(Level.WARN);
+        apply(Level.ERROR);
     }
 
     /**
@@ -85,7 +88,7 @@ public final class SparkLogs {
         Level level = Level.getLevel(value.toUpperCase(Locale.ROOT));
         if (level == null) {
             throw new IllegalArgumentException("-D" + PROPERTY + "=" + value + " is neither \"" + QUIET
-                    + "\" (the default: Spark's loggers at ERROR in the simulator, WARN in live runs) nor a log level;"
+                    + "\" (the default: Spark's loggers at ERROR, their warnings hidden) nor a log level;"
                     + " use e.g. -D" + PROPERTY + "=info to see Spark's logging as Spark configures it");
         }
         return level;
@@ -109,7 +112,7 @@ public final class SparkLogs {
             applied = null;
         }
         if (applied != null && level.intLevel() <= applied.intLevel()) {
-            return; // as verbose already (a simulator after a live run stays at WARN)
+            return; // as verbose already
         }
         for (String name : LOGGERS) {
             if (OURS.contains(name) || !current.getLoggers().containsKey(name)) {

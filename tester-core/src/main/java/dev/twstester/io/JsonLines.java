@@ -44,7 +44,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * not in the schema is ignored with a note (once per field and file); text after the line's JSON
  * value is ignored with a warning. A line that is not JSON, or not an object (which Spark would
  * read as a row of nulls), and a row the encoder cannot make an object of, are a
- * {@link JsonLinesException} naming the file and line. Lines end at {@code \n}, {@code \r} or
+ * {@link JsonLinesException} naming the file and line; when that row has a null (missing, null, or
+ * read as null) in a field that cannot be null, such as a bean's {@code int}, it names the field,
+ * its type and the value the line has. {@link #valuesReadAsNull()} counts the values read as null.
+ * Lines end at {@code \n}, {@code \r} or
  * {@code \r\n}, as Hadoop splits them for Spark; a byte order mark at the start of a line is
  * skipped, as Jackson skips it for Spark; a line that is not UTF-8 is read from its bytes, as
  * Spark's Jackson reads it (where that gives a row of nulls, the error names the line and byte).
@@ -68,6 +71,8 @@ public final class JsonLines<T> {
     private final FlatJsonParser flat;
     /** Spark's rules, or null for a schema they do not cover (then JsonRows reads it). */
     private final SparkJsonParser spark;
+    /** Values Spark's JSON source cannot read, read as null, over every file read (shown or not). */
+    private final java.util.concurrent.atomic.AtomicLong readAsNull = new java.util.concurrent.atomic.AtomicLong();
 
     private JsonLines(StructType schema, Function<Row, T> make, String typeName, Consumer<String> notes) {
         this.make = make;
@@ -88,6 +93,14 @@ public final class JsonLines<T> {
     /** A reader of the rows of {@code schema} as Spark's JSON source gives them ({@code collect()}'s rows). */
     public static JsonLines<Row> rows(StructType schema, Consumer<String> notes) {
         return new JsonLines<>(Objects.requireNonNull(schema, "schema must not be null"), row -> row, "Row", notes);
+    }
+
+    /**
+     * How many values this reader has read as null so far, over every file, because Spark's JSON
+     * source cannot read them (each has a warning, the first {@value #WARNINGS_SHOWN} per file shown).
+     */
+    public long valuesReadAsNull() {
+        return readAsNull.get();
     }
 
     /** {@link #read(Path, String)}, naming the file as {@code file.toString()}. */
@@ -170,7 +183,7 @@ public final class JsonLines<T> {
         }
         try {
             for (Row row : sparkRows(file, line.number(), spark.parse(line.bytes()))) {
-                out.add(object(file, line.number(), row));
+                out.add(object(file, line.number(), row, null));
             }
         } catch (SparkJsonParser.Unreadable e) {
             throw new JsonLinesException(file.name, line.number(), file.at(line.number()) + invalid + " ("
@@ -197,12 +210,12 @@ public final class JsonLines<T> {
     private void rows(FileNotes file, int line, String text, List<T> out) {
         Row quick = flat == null ? null : flat.parse(text);
         if (quick != null) {
-            out.add(object(file, line, quick));
+            out.add(object(file, line, quick, text));
         } else if (spark == null) {
-            out.add(object(file, line, treeRow(file, line, text)));
+            out.add(object(file, line, treeRow(file, line, text), text));
         } else {
             for (Row row : sparkRows(file, line, text)) {
-                out.add(object(file, line, row));
+                out.add(object(file, line, row, text));
             }
         }
     }
@@ -223,6 +236,7 @@ public final class JsonLines<T> {
     private List<Row> sparkRows(FileNotes file, int line, SparkJsonParser.Result result) {
         String at = file.at(line);
         for (String problem : result.problems()) {
+            readAsNull.incrementAndGet();
             if (++file.warnings <= WARNINGS_SHOWN) {
                 notes.accept(at + "warning: " + problem + "; Spark's JSON source reads it as null, so does this"
                         + " replay");
@@ -248,10 +262,15 @@ public final class JsonLines<T> {
         return result.rows();
     }
 
-    private T object(FileNotes file, int line, Row row) {
+    /** The object of {@code row}, read from {@code text} (null when the line is not UTF-8). */
+    private T object(FileNotes file, int line, Row row, String text) {
         try {
             return make.apply(row);
         } catch (RuntimeException e) {
+            String field = RequiredFields.problem(schema, row, text, typeName);
+            if (field != null) {
+                throw new JsonLinesException(file.name, line, file.at(line) + field, e);
+            }
             throw new JsonLinesException(file.name, line, file.at(line) + "cannot make a " + typeName
                     + " of this row: " + JsonRows.oneLine(String.valueOf(e.getMessage()))
                     + "; give every field the query needs a value", e);

@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
@@ -39,6 +41,7 @@ import dev.twstester.junit.internal.JUnitSupport;
 import dev.twstester.junit.internal.KeyIsolation;
 import dev.twstester.junit.internal.QuerySources;
 import dev.twstester.junit.internal.Recorder;
+import dev.twstester.junit.internal.RowEquality;
 import dev.twstester.junit.internal.Session;
 import dev.twstester.junit.internal.SparkComparison;
 import dev.twstester.junit.internal.Strictness;
@@ -59,6 +62,8 @@ public final class TwsExtension
         implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver, InvocationInterceptor {
     private static final Namespace NAMESPACE = Namespace.create(TwsExtension.class);
     private static final String SESSION = "session";
+    /** The call counts of the class's simulators when a test began: which of them the test used. */
+    private static final String SHARED_CALLS = "sharedCalls";
     private static final Path DEFAULT_TRACE_DIR = Path.of("target", "twstester-traces");
 
     /**
@@ -76,7 +81,7 @@ public final class TwsExtension
         Class<?> testClass = context.getRequiredTestClass();
         for (Field field : simulatorFields(testClass, true)) {
             String target = "static field '" + field.getName() + "'";
-            if (settings.compareWithSpark()) {
+            if (settings.compareWithSpark() && !settings.suiteWide()) {
                 throw new ExtensionConfigurationException(target + " of " + testClass.getSimpleName() + " is shared by "
                         + "all tests, but compareWithSpark replays one test's calls on a new Spark query; make '"
                         + field.getName() + "' an instance field");
@@ -94,6 +99,9 @@ public final class TwsExtension
             }
         }
         test.begin(outerSessions(context));
+        Map<Recorder<?, ?, ?>, Integer> sharedCalls = new IdentityHashMap<>();
+        sharedRecorders(context).forEach(r -> sharedCalls.put(r, r.callCount()));
+        context.getStore(NAMESPACE).put(SHARED_CALLS + context.getUniqueId(), sharedCalls);
     }
 
     /** A {@code @BeforeAll} method runs with its class's simulators reachable from its thread. */
@@ -116,9 +124,16 @@ public final class TwsExtension
             Settings settings = settings(context);
             List<Recorder<?, ?, ?>> recorders = recorders(context);
             Optional<Throwable> failure = context.getExecutionException();
-            Throwable ours = failure.isPresent() ? null : check(settings, session(context, false), recorders);
+            Throwable ours = failure.isPresent() ? null
+                    : check(settings, session(context, false), recorders, sharedUsed(context));
             Throwable reported = failure.orElse(ours);
+            if (settings.strict()) {
+                warnAboutRowsWithoutEquals(context, recorders);
+            }
             if (reported instanceof TestAbortedException) {
+                if (ours == reported) {
+                    throw (TestAbortedException) ours; // the suite-wide comparison skips the test, with the reason
+                }
                 return;
             }
             for (Recorder<?, ?, ?> r : recorders) {
@@ -146,11 +161,24 @@ public final class TwsExtension
         }
     }
 
+    /** Strict mode: once per JVM and class, a warning about a row class without equals() (stderr and a report entry). */
+    private static void warnAboutRowsWithoutEquals(ExtensionContext context, List<Recorder<?, ?, ?>> recorders) {
+        for (Recorder<?, ?, ?> r : recorders) {
+            for (String warning : RowEquality.newWarnings(r.query())) {
+                System.err.println(warning);
+                context.publishReportEntry("twstester.warning", warning);
+            }
+        }
+    }
+
     /**
      * Strict mode, the key-isolation check and the Spark comparison after a passing test; the first
-     * problem, the rest suppressed.
+     * problem, the rest suppressed. With the suite-wide comparison ({@value TwsTest#COMPARE_WITH_SPARK_PROPERTY}),
+     * a test whose calls Spark cannot replay and that has no other problem is skipped: a
+     * {@link TestAbortedException} with the reasons.
      */
-    private static Throwable check(Settings settings, Session test, List<Recorder<?, ?, ?>> recorders) {
+    private static Throwable check(Settings settings, Session test, List<Recorder<?, ?, ?>> recorders,
+            List<Recorder<?, ?, ?>> shared) {
         List<Throwable> problems = new ArrayList<>();
         for (Recorder<?, ?, ?> r : recorders) {
             if (settings.strict() && !r.isClosed()) {
@@ -166,17 +194,33 @@ public final class TwsExtension
                 }
             }
         }
+        List<String> skipped = new ArrayList<>();
         if (settings.compareWithSpark()) {
             for (Recorder<?, ?, ?> r : test.recorders()) {
+                if (settings.suiteWide() && !r.keepsHistory() && r.hasActivity()) {
+                    skipped.add("compareWithSpark: simulator '" + r.name() + "' keeps no history "
+                            + "(@Simulator(keepHistory = false)), and the comparison replays every call of the test");
+                    continue;
+                }
                 try {
                     SparkComparison.difference(r).ifPresent(d -> problems.add(new AssertionError(d)));
                 } catch (ExtensionConfigurationException e) {
-                    problems.add(e);
+                    if (!settings.suiteWide()) {
+                        problems.add(e);
+                    } else {
+                        skipped.add(e.getMessage().replace(SparkComparison.LEAVE_OUT, ""));
+                    }
                 }
+            }
+            if (settings.suiteWide()) {
+                shared.forEach(r -> skipped.add("compareWithSpark: "
+                        + "simulator '" + r.name() + "' is shared by the test class, and the comparison replays one "
+                        + "test's calls on a new Spark query; give the test a simulator of its own to compare it"));
             }
         }
         if (problems.isEmpty()) {
-            return null;
+            return skipped.isEmpty() ? null : new TestAbortedException("not compared with live Spark ("
+                    + TwsTest.COMPARE_WITH_SPARK_PROPERTY + "=true): " + String.join("; ", skipped));
         }
         problems.subList(1, problems.size()).forEach(problems.get(0)::addSuppressed);
         return problems.get(0);
@@ -201,7 +245,8 @@ public final class TwsExtension
         if (options == null || options.keepHistory()) {
             return;
         }
-        String replay = settings.compareWithSpark() ? "@TwsTest(compareWithSpark = true)"
+        // the suite-wide comparison skips such a test instead (check)
+        String replay = settings.compareWithSpark() && !settings.suiteWide() ? "@TwsTest(compareWithSpark = true)"
                 : options.checkKeyIsolation() ? KeyIsolation.OPTION : null;
         if (replay != null) {
             throw new ExtensionConfigurationException(where + " keeps no history (@Simulator(keepHistory = false)), "
@@ -224,7 +269,7 @@ public final class TwsExtension
                     + parameter.getType().getSimpleName() + "; declare it as TestSimulator<K, I, O> (or TwsSimulator<K, I, O>)");
         }
         boolean shared = context.getTestMethod().isEmpty();
-        if (shared && settings(context).compareWithSpark()) {
+        if (shared && settings(context).compareWithSpark() && !settings(context).suiteWide()) {
             throw new ExtensionConfigurationException(target + " is shared by all tests of "
                     + context.getRequiredTestClass().getSimpleName() + ", but compareWithSpark replays one test's calls "
                     + "on a new Spark query; take the simulator as a parameter of the test method instead");
@@ -331,6 +376,22 @@ public final class TwsExtension
         return out;
     }
 
+    /** The class's simulators that the test called. */
+    @SuppressWarnings("unchecked")
+    private static List<Recorder<?, ?, ?>> sharedUsed(ExtensionContext context) {
+        Map<Recorder<?, ?, ?>, Integer> before = context.getStore(NAMESPACE)
+                .get(SHARED_CALLS + context.getUniqueId(), Map.class);
+        return sharedRecorders(context).stream()
+                .filter(r -> r.callCount() > (before == null ? 0 : before.getOrDefault(r, 0))).toList();
+    }
+
+    /** The recorders of the class's (and enclosing classes') sessions: simulators shared by several tests. */
+    private static List<Recorder<?, ?, ?>> sharedRecorders(ExtensionContext context) {
+        List<Recorder<?, ?, ?>> out = new ArrayList<>();
+        outerSessions(context).forEach(s -> s.recorders().stream().filter(r -> !out.contains(r)).forEach(out::add));
+        return out;
+    }
+
     /** The sessions of the contexts around {@code context} (its class's, enclosing classes'), innermost first. */
     private static List<Session> outerSessions(ExtensionContext context) {
         List<Session> out = new ArrayList<>();
@@ -402,8 +463,19 @@ public final class TwsExtension
                     + " is '" + mode + "'; use on_failure, always or never");
         }
         Path dir = context.getConfigurationParameter(TwsTest.TRACE_DIR_PROPERTY).map(Path::of).orElse(DEFAULT_TRACE_DIR);
-        return new Settings(annotation != null && annotation.strict(), annotation != null && annotation.compareWithSpark(),
-                mode, dir);
+        boolean annotated = annotation != null && annotation.compareWithSpark();
+        boolean suiteWide = !annotated && context.getConfigurationParameter(TwsTest.COMPARE_WITH_SPARK_PROPERTY)
+                .map(TwsExtension::compareWithSparkValue).orElse(false);
+        return new Settings(annotation != null && annotation.strict(), annotated || suiteWide, suiteWide, mode, dir);
+    }
+
+    private static boolean compareWithSparkValue(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (!v.equals("true") && !v.equals("false")) {
+            throw new ExtensionConfigurationException("configuration parameter " + TwsTest.COMPARE_WITH_SPARK_PROPERTY
+                    + " is '" + value + "'; use true (compare every @TwsTest test with live Spark) or false");
+        }
+        return v.equals("true");
     }
 
     /** The faults of {@link SimulatorFaults} on the test method, else its class or an enclosing class; usually none. */
@@ -414,7 +486,13 @@ public final class TwsExtension
                 .map(SimulatorFaults::value).orElse(new Fault[0]);
     }
 
-    private record Settings(boolean strict, boolean compareWithSpark, String traceMode, Path traceDir) {
+    /**
+     * @param compareWithSpark whether the test's calls are replayed on live Spark: by its annotation, or suite-wide
+     * @param suiteWide        turned on by {@value TwsTest#COMPARE_WITH_SPARK_PROPERTY} (not the annotation):
+     *                         tests Spark cannot replay are skipped, not failed
+     */
+    private record Settings(boolean strict, boolean compareWithSpark, boolean suiteWide, String traceMode,
+            Path traceDir) {
         boolean writeTrace(boolean failed) {
             return traceMode.equals("always") || (failed && traceMode.equals("on_failure"));
         }

@@ -61,7 +61,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code assertThat(run).outputs()}, {@code assertThat(batch).outputs()}) on the test's thread, in
  * the test or its lifecycle methods. A timer is due when its time is at or before the watermark
  * (EventTime) or the processing time (ProcessingTime), in any operator of the query. A failing
- * test is never checked, so strictness does not hide the real failure.
+ * test is never checked, so strictness does not hide the real failure. Strict mode also warns, once
+ * per JVM and class (on stderr and as a JUnit report entry), about an input or output row class
+ * without {@code equals()}: {@code TwsAssertions} compare its rows by their encoded value, as Spark
+ * does, but {@code assertEquals} would not.
  *
  * <h2>Comparing with live Spark</h2>
  * With {@code compareWithSpark = true}, after a passing test the extension replays every call the
@@ -71,8 +74,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * watermarks, batch timestamps, late rows, outputs or fired timers. Calls Spark has no equivalent
  * for ({@code advanceWatermarkTo}, {@code runBackToBack} with a zero interval, state writes,
  * {@code restore}, {@code restartWith}) fail the comparison with an
- * {@code ExtensionConfigurationException}. A query of several operators is replayed whole. Each comparison starts a streaming query (about 1-3 s
- * after the shared SparkSession started); tag such tests, e.g. {@code @Tag("live")}.
+ * {@code ExtensionConfigurationException}. A query of several operators is replayed whole. Each
+ * comparison starts a streaming query (about 1-3 s after the shared SparkSession started); tag such
+ * tests, e.g. {@code @Tag("live")}.
+ *
+ * <h2>The whole suite against live Spark</h2>
+ * The configuration parameter {@value #COMPARE_WITH_SPARK_PROPERTY}{@code =true} (a {@code -D}
+ * system property, e.g. {@code mvn verify -Dtwstester.compareWithSpark=true}, or a line of
+ * {@code junit-platform.properties}) turns the comparison on for every {@code @TwsTest} test, so
+ * that a nightly job runs the whole suite as a regression suite against live Spark. A test Spark
+ * cannot replay (a call above, a simulator shared by the class or keeping no history) is then
+ * skipped with the reason (a {@code TestAbortedException}), not failed; a test that fails on the
+ * simulator fails as it always does.
  *
  * <p>Put {@code @TwsTest} on a method to give it its own settings; the method's annotation then
  * replaces the class's.
@@ -88,6 +101,12 @@ public @interface TwsTest {
 
     /** Configuration parameter: the folder trace files go to (default {@code target/twstester-traces}). */
     String TRACE_DIR_PROPERTY = "twstester.trace.dir";
+
+    /**
+     * Configuration parameter: {@code true} compares every {@code @TwsTest} test with live Spark, as
+     * {@link #compareWithSpark()} does, and skips those Spark cannot replay (default {@code false}).
+     */
+    String COMPARE_WITH_SPARK_PROPERTY = "twstester.compareWithSpark";
 
     /** Fail a passing test that left output rows unread or due timers unfired. */
     boolean strict() default false;

@@ -39,4 +39,24 @@ class TwsExtensionLiveTest {
                   only in spark:     []""");
         assertThat(failure.getSuppressed()).singleElement().isInstanceOf(SimulatorTrace.class);
     }
+
+    @Test
+    void the_configuration_parameter_compares_every_twstest_test_and_skips_those_spark_cannot_replay() {
+        EngineExecutionResults results = Kit.run(SuiteComparisonExamples.Replayable.class, traces,
+                TwsTest.COMPARE_WITH_SPARK_PROPERTY, "true");
+
+        results.testEvents().assertStatistics(s -> s.started(2).succeeded(1).aborted(1).failed(0));
+        assertThat(results.testEvents().aborted().list()).singleElement()
+                .extracting(e -> e.getTestDescriptor().getDisplayName()).isEqualTo("forces_the_watermark()");
+    }
+
+    @Test
+    void the_configuration_parameter_fails_a_test_whose_simulator_differs_from_spark() {
+        EngineExecutionResults results = Kit.run(SuiteComparisonExamples.Differing.class, traces,
+                TwsTest.COMPARE_WITH_SPARK_PROPERTY, "true");
+
+        assertThat(Kit.failure(results)).isExactlyInstanceOf(AssertionError.class)
+                .hasMessageStartingWith("simulator 'sim' and live Spark differ on this test's calls\n"
+                        + "batch 1 (data batch): dropped late rows differ");
+    }
 }

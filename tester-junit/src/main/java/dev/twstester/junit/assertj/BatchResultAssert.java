@@ -153,7 +153,8 @@ public class BatchResultAssert<K, I, O> extends AbstractAssert<BatchResultAssert
     public ListAssert<O> outputs() {
         isNotNull();
         Session.markRead(List.of(actual));
-        return navigation.list(actual.outputs(), "outputs of batch " + actual.batchId());
+        return RowsByValue.compare(navigation.list(actual.outputs(), "outputs of batch " + actual.batchId()),
+                actual.outputs(), null);
     }
 
     /**
@@ -175,7 +176,8 @@ public class BatchResultAssert<K, I, O> extends AbstractAssert<BatchResultAssert
      */
     public ListAssert<I> droppedLate() {
         isNotNull();
-        return navigation.list(actual.droppedLate(), "rows dropped as late in batch " + actual.batchId());
+        return RowsByValue.compare(navigation.list(actual.droppedLate(), "rows dropped as late in batch "
+                + actual.batchId()), actual.droppedLate(), null);
     }
 
     /**
@@ -186,7 +188,8 @@ public class BatchResultAssert<K, I, O> extends AbstractAssert<BatchResultAssert
      */
     public ListAssert<I> input() {
         isNotNull();
-        return navigation.list(actual.input(), "input of batch " + actual.batchId());
+        return RowsByValue.compare(navigation.list(actual.input(), "input of batch " + actual.batchId()),
+                actual.input(), null);
     }
 
     private static String rows(int n) {

@@ -74,7 +74,8 @@ public class RunResultAssert<K, I, O> extends AbstractAssert<RunResultAssert<K, 
     public ListAssert<O> outputs() {
         isNotNull();
         Session.markRead(actual.batches());
-        return navigation.list(actual.outputs(), "outputs of " + Navigation.batches(actual.batches()));
+        return RowsByValue.compare(navigation.list(actual.outputs(), "outputs of " + Navigation.batches(actual.batches())),
+                actual.outputs(), null);
     }
 
     /**
@@ -96,7 +97,8 @@ public class RunResultAssert<K, I, O> extends AbstractAssert<RunResultAssert<K, 
      */
     public ListAssert<I> droppedLate() {
         isNotNull();
-        return navigation.list(actual.droppedLate(), "rows dropped as late in " + Navigation.batches(actual.batches()));
+        return RowsByValue.compare(navigation.list(actual.droppedLate(), "rows dropped as late in "
+                + Navigation.batches(actual.batches())), actual.droppedLate(), null);
     }
 
     /**

@@ -63,7 +63,8 @@ public class SimulatorAssert<K, I, O> extends AbstractAssert<SimulatorAssert<K, 
     public <T> OptionalAssert<T> valueState(String name, K key) {
         isNotNull();
         Optional<T> value = actual.state().value(name, key);
-        return navigation.optional(value, "value state '" + name + "' of key " + Navigation.show(key) + " " + when());
+        return RowsByValue.compare(navigation.optional(value, "value state '" + name + "' of key "
+                + Navigation.show(key) + " " + when()), value.orElse(null));
     }
 
     /**
@@ -75,7 +76,8 @@ public class SimulatorAssert<K, I, O> extends AbstractAssert<SimulatorAssert<K, 
     public <T> ListAssert<T> listState(String name, K key) {
         isNotNull();
         List<T> list = actual.state().list(name, key);
-        return navigation.list(list, "list state '" + name + "' of key " + Navigation.show(key) + " " + when());
+        return RowsByValue.compare(navigation.list(list, "list state '" + name + "' of key " + Navigation.show(key)
+                + " " + when()), list, null);
     }
 
     /**
@@ -185,7 +187,9 @@ public class SimulatorAssert<K, I, O> extends AbstractAssert<SimulatorAssert<K, 
         isNotNull();
         List<BatchResult<K, I, O>> batches = actual.history().batches();
         Session.markRead(batches);
-        return navigation.list(actual.history().outputs(), "outputs of " + Navigation.batches(batches) + " of " + name());
+        List<O> rows = actual.history().outputs();
+        return RowsByValue.compare(navigation.list(rows, "outputs of " + Navigation.batches(batches) + " of " + name()),
+                rows, actual.query().outputEncoder());
     }
 
     /**

@@ -21,6 +21,15 @@ import dev.twstester.sim.TwsSimulator;
  * }</pre>
  *
  * {@link TwsSoftAssertions} collects failures instead of stopping at the first.
+ *
+ * <h2>Rows compared by value</h2>
+ * The simulator's rows are copies made through the query's encoders, as Spark's are. Rows of a
+ * class without its own {@code equals()} (a plain bean) are therefore compared as Spark compares
+ * rows, by their encoded value: the outputs, input and late rows of {@code outputs()},
+ * {@code input()} and {@code droppedLate()}, and state values of {@code valueState} and
+ * {@code listState} (a bean's fields through {@code Encoders.bean}). A failure then says so, and
+ * shows such rows by their fields: {@code DoorEvent{"door":"front","open":false,...}}. Rows of
+ * classes with {@code equals()} are compared with it.
  */
 public class TwsAssertions extends Assertions {
     protected TwsAssertions() {}

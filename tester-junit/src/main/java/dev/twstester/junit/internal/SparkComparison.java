@@ -26,6 +26,9 @@ import dev.twstester.spark.LiveRunner;
  * failed on the simulator, live Spark must fail there too, with the same error class.
  */
 public final class SparkComparison {
+    /** How a not-replayable call's message ends: the way out of a comparison asked for by the annotation. */
+    public static final String LEAVE_OUT = "; or leave this test out of the comparison (compareWithSpark = false)";
+
     private SparkComparison() {}
 
     /** Empty when live Spark ran the same batches, else the difference as a failure message. */
@@ -128,8 +131,7 @@ public final class SparkComparison {
     private static ExtensionConfigurationException notReplayable(Recorder<?, ?, ?> recorder, Call<?, ?, ?> call,
             String why) {
         return new ExtensionConfigurationException("compareWithSpark: simulator '" + recorder.name() + "' call #"
-                + call.number() + " " + call.description() + " cannot be replayed on live Spark: " + why
-                + "; or leave this test out of the comparison (compareWithSpark = false)");
+                + call.number() + " " + call.description() + " cannot be replayed on live Spark: " + why + LEAVE_OUT);
     }
 
     private static <K, I, O> Optional<String> sameFailure(String header, RuntimeException simError, LiveRunException e,
