@@ -17,6 +17,8 @@ class StaticStateTest {
         StaticState.assertExactly(Path.of("target/classes"), Map.of(
                 "dev.twstester.junit.DifferentialProperty#POOLS",
                 "a concurrent map of thread pools; properties of tests running at once share their live tries' threads",
+                "dev.twstester.junit.internal.RowEquality#WARNED",
+                "a concurrent set: strict mode warns once per JVM about each row class without equals()",
                 "dev.twstester.junit.internal.Session#CURRENT",
                 "a thread-local: each thread sees the session of the test it runs only"));
     }

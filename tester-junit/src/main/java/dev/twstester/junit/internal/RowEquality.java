@@ -20,6 +20,7 @@ import dev.twstester.TwsQuery;
  * Strict mode warns about each such class once per JVM.
  */
 public final class RowEquality {
+    /** The classes warned about in this JVM: a concurrent set, so tests running at once warn once between them. */
     private static final Set<Class<?>> WARNED = ConcurrentHashMap.newKeySet();
 
     private RowEquality() {}
