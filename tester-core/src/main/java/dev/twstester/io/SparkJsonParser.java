@@ -39,6 +39,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 
 import scala.Option;
@@ -255,6 +256,10 @@ final class SparkJsonParser {
             } catch (IOException e) {
                 trailing = true;
             }
+        } catch (StreamConstraintsException e) {
+            // a name, string or nesting over Jackson's limits: reading the line again would only hit
+            // the same limit, after holding the over-long value a second time
+            throw new Unreadable(e.getMessage(), e);
         } catch (IOException e) {
             if (!isJsonObjectOrArray(context)) {
                 throw new Unreadable(e.getMessage(), e);
