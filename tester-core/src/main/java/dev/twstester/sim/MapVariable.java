@@ -35,12 +35,32 @@ final class MapVariable<MK, MV> extends StateVariable {
     /** One grouping key's data in a snapshot. */
     private record KeyData(TreeMap<Bytes, Entry> entries, Set<Stale> stale) implements java.io.Serializable {}
 
+    /**
+     * Obtained with the name of a value or list variable: Spark's {@code getMapState} does not check
+     * for duplicates, and the map's column family keeps the first variable's key encoder, which has
+     * no prefix. Point operations work on the map's own entries; every operation that scans a key's
+     * entries ({@code exists}, {@code iterator}, {@code keys}, {@code values}, {@code clear}) fails
+     * with the store's "Prefix scan requires setting prefix key!", even with nothing stored.
+     */
+    final boolean sharesName;
+
     MapVariable(String name, KeyCodec<MK> keyBytes, Codec<MK> keyCodec, Codec<MV> valueCodec, long ttlMs, Scope scope,
-            org.apache.spark.sql.Encoder<MK> keyEncoder, org.apache.spark.sql.Encoder<MV> valueEncoder) {
+            org.apache.spark.sql.Encoder<MK> keyEncoder, org.apache.spark.sql.Encoder<MV> valueEncoder,
+            boolean sharesName) {
         super(name, ttlMs, scope, keyEncoder, valueEncoder);
         this.keyBytes = keyBytes;
         this.keyCodec = keyCodec;
         this.valueCodec = valueCodec;
+        this.sharesName = sharesName;
+    }
+
+    /** The scan of a key's entries, which fails as Spark's store fails it for a map that {@link #sharesName}. */
+    private Bytes scanKey() {
+        Bytes key = scope.requireKey(name);
+        if (sharesName) {
+            throw new IllegalArgumentException("requirement failed: Prefix scan requires setting prefix key!");
+        }
+        return key;
     }
 
     @Override
@@ -284,7 +304,7 @@ final class MapVariable<MK, MV> extends StateVariable {
 
             @Override
             public boolean exists() {
-                return !get(key()).isEmpty();
+                return !get(scanKey()).isEmpty();
             }
 
             @Override
@@ -315,18 +335,18 @@ final class MapVariable<MK, MV> extends StateVariable {
 
             @Override
             public scala.collection.Iterator<Tuple2<MK, MV>> iterator() {
-                return CollectionConverters.asScala(get(key()).entrySet().stream()
+                return CollectionConverters.asScala(get(scanKey()).entrySet().stream()
                         .map(e -> new Tuple2<>(e.getKey(), e.getValue())).iterator());
             }
 
             @Override
             public scala.collection.Iterator<MK> keys() {
-                return CollectionConverters.asScala(get(key()).keySet().iterator());
+                return CollectionConverters.asScala(get(scanKey()).keySet().iterator());
             }
 
             @Override
             public scala.collection.Iterator<MV> values() {
-                return CollectionConverters.asScala(get(key()).values().iterator());
+                return CollectionConverters.asScala(get(scanKey()).values().iterator());
             }
 
             @Override
@@ -338,7 +358,7 @@ final class MapVariable<MK, MV> extends StateVariable {
 
             @Override
             public void clear() {
-                Bytes key = key();
+                Bytes key = scanKey();
                 metrics().add(Metric.REMOVED_STATE_ROWS, maps.containsKey(key) ? maps.get(key).size() : 0);
                 clearKey(key);
             }

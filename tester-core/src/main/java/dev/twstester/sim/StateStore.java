@@ -18,6 +18,12 @@ final class StateStore {
     private final TimeMode timeMode;
     private final Scope scope = new Scope();
     private final Map<String, StateVariable> variables = new LinkedHashMap<>();
+    /**
+     * Map variables obtained with the name of a value or list variable, which Spark's
+     * {@code getMapState} accepts (it does not check for duplicates): they keep their own entries,
+     * and fail every operation that scans a key's entries ({@link MapVariable#sharesName}).
+     */
+    private final Map<String, MapVariable<?, ?>> sharedNameMaps = new LinkedHashMap<>();
     private final Map<Encoder<?>, KeyCodec<?>> codecs = new HashMap<>();
     private final Fidelity fidelity;
     private final TimerStore timers;
@@ -54,10 +60,21 @@ final class StateStore {
         return existing != null ? existing : add(new ListVariable<>(name, values(encoder), ttlMs, scope, encoder));
     }
 
+    @SuppressWarnings("unchecked")
     <MK, MV> MapVariable<MK, MV> map(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder, long ttlMs) {
+        StateVariable other = variables.get(name);
+        if (other instanceof ValueVariable<?> || other instanceof ListVariable<?>) {
+            return (MapVariable<MK, MV>) sharedNameMaps.computeIfAbsent(name, n -> newMap(n, keyEncoder, valueEncoder,
+                    ttlMs, true));
+        }
         MapVariable<MK, MV> existing = existing(name, MapVariable.class);
-        return existing != null ? existing : add(new MapVariable<>(name, codec(keyEncoder), values(keyEncoder),
-                values(valueEncoder), ttlMs, scope, keyEncoder, valueEncoder));
+        return existing != null ? existing : add(newMap(name, keyEncoder, valueEncoder, ttlMs, false));
+    }
+
+    private <MK, MV> MapVariable<MK, MV> newMap(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder,
+            long ttlMs, boolean sharesName) {
+        return new MapVariable<>(name, codec(keyEncoder), values(keyEncoder), values(valueEncoder), ttlMs, scope,
+                keyEncoder, valueEncoder, sharesName);
     }
 
     /** A variable as {@code kind} ("value", "list", "map") with these encoders, created if missing. */
@@ -74,9 +91,13 @@ final class StateStore {
     /** {@code deleteIfExists}: drops the variable with all its data (undone if the batch fails). */
     boolean deleteVariable(String name) {
         StateVariable removed = variables.remove(name);
+        Bytes key = new Bytes(name.getBytes(StandardCharsets.UTF_8));
         if (removed != null) {
-            scope.journal().remember(variables, new Bytes(name.getBytes(StandardCharsets.UTF_8)),
-                    () -> variables.put(name, removed));
+            scope.journal().remember(variables, key, () -> variables.put(name, removed));
+        }
+        MapVariable<?, ?> sharing = sharedNameMaps.remove(name); // the same column family in Spark
+        if (sharing != null) {
+            scope.journal().remember(sharedNameMaps, key, () -> sharedNameMaps.put(name, sharing));
         }
         return removed != null;
     }
@@ -85,6 +106,7 @@ final class StateStore {
     Set<Bytes> keysWithState() {
         Set<Bytes> keys = new TreeSet<>();
         variables.values().forEach(v -> keys.addAll(v.keys()));
+        sharedNameMaps.values().forEach(v -> keys.addAll(v.keys()));
         keys.addAll(timers.keys());
         return keys;
     }
@@ -93,6 +115,9 @@ final class StateStore {
     int removeExpired(long batchTimestampMs) {
         int removed = 0;
         for (StateVariable v : variables.values()) {
+            removed += v.removeExpired(batchTimestampMs);
+        }
+        for (StateVariable v : sharedNameMaps.values()) {
             removed += v.removeExpired(batchTimestampMs);
         }
         return removed;
