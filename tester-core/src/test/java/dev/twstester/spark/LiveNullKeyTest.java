@@ -21,6 +21,7 @@ import dev.twstester.RunComparison;
 import dev.twstester.RunResult;
 import dev.twstester.Scenario;
 import dev.twstester.TwsQuery;
+import dev.twstester.sim.NullKeyInitialStateProcessor;
 import dev.twstester.sim.NullKeyProcessor;
 import dev.twstester.sim.TwsSimulator;
 
@@ -89,6 +90,53 @@ class LiveNullKeyTest {
         }
         assertThat(liveError).as("live Spark").isNotNull();
         assertThat(((LiveRunException) liveError).completed()).as("live batches before the failure").hasSize(1);
+        assertThat(error(liveError)).as("live Spark")
+                .isEqualTo("org.apache.spark.SparkException: " + expected + " SQLSTATE: XX000");
+        assertThat(error(simError)).as("the simulator").isEqualTo(error(liveError));
+    }
+
+    private static final Scenario<NullKeyInitialStateProcessor.Row> TIMED = Scenario.<NullKeyInitialStateProcessor.Row>builder()
+            .batchAt(Instant.ofEpochMilli(1000), List.of(new NullKeyInitialStateProcessor.Row("x", 10),
+                    new NullKeyInitialStateProcessor.Row("null", 10)))
+            .batchAt(Instant.ofEpochMilli(2000), List.of(new NullKeyInitialStateProcessor.Row("x", 30)))
+            .batchAt(Instant.ofEpochMilli(3000), List.of(new NullKeyInitialStateProcessor.Row("null", 31)))
+            .build();
+
+    /**
+     * The null key in initial state and in event time: {@code expected} is the outputs of every
+     * batch both engines run ("|"-joined per batch, ";" between batches) or the start of the error
+     * both fail batch 0 with.
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '#', value = {
+        "init-none#null:rows=1,x:rows=1;x:rows=1;null:rows=1",
+        "init-value-update#[INTERNAL_ERROR_TWS] Implicit key not found in state store for stateName=v",
+        "init-timer#[INTERNAL_ERROR_TWS] Implicit key not found in state store for stateName=$procTimers_keyToTimestamp",
+        "et-none#null:rows=1,x:rows=1;x:rows=1;null:rows=1",
+        "et-timer#[INTERNAL_ERROR_TWS] Implicit key not found in state store for stateName=$eventTimers_keyToTimestamp",
+        "et-timer-list#[INTERNAL_ERROR_TWS] Implicit key not found in state store for stateName=$eventTimers_keyToTimestamp",
+    })
+    void a_null_key_in_initial_state_and_event_time_fails_alike_on_both_engines(String access, String expected) {
+        TwsQuery<String, NullKeyInitialStateProcessor.Row, String> query = NullKeyInitialStateProcessor.query(access);
+        Throwable liveError = null;
+        RunResult<String, NullKeyInitialStateProcessor.Row, String> live = null;
+        try {
+            live = LiveRunner.of(query).run(TIMED);
+        } catch (LiveRunException e) {
+            liveError = e;
+        }
+        TwsSimulator<String, NullKeyInitialStateProcessor.Row, String> sim = new TwsSimulator<>(query);
+        Throwable simError = catchThrowable(() -> sim.run(TIMED));
+        if (!expected.startsWith("[")) {
+            assertThat(liveError).as("live Spark").isNull();
+            assertThat(simError).as("the simulator").isNull();
+            RunComparison.simulatorVsSpark().assertSame(sim.history(), live);
+            assertThat(String.join(";", live.batches().stream().filter(b -> !b.outputs().isEmpty())
+                    .map(b -> String.join(",", b.outputs())).toList())).isEqualTo(expected);
+            return;
+        }
+        assertThat(liveError).as("live Spark").isNotNull();
+        assertThat(((LiveRunException) liveError).completed()).as("live batches before the failure").isEmpty();
         assertThat(error(liveError)).as("live Spark")
                 .isEqualTo("org.apache.spark.SparkException: " + expected + " SQLSTATE: XX000");
         assertThat(error(simError)).as("the simulator").isEqualTo(error(liveError));
