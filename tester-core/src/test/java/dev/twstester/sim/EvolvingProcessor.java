@@ -36,7 +36,7 @@ public class EvolvingProcessor extends StatefulProcessor<String, String, String>
 
     /**
      * @param cSpec "none" or a bean of {@link Counters} ("C1" ... "C7")
-     * @param nSpec "none", "long", "int", "list", "map", or "long-ttl:MS" (a Long value with TTL MS)
+     * @param nSpec "none", "long", "int", "short", "byte", "list", "map", or "long-ttl:MS" (a Long value with TTL MS)
      * @param log whether the version has the list "log"
      */
     public EvolvingProcessor(String cSpec, String nSpec, boolean log) {
@@ -63,6 +63,10 @@ public class EvolvingProcessor extends StatefulProcessor<String, String, String>
             nValue = (ValueState) getHandle().getValueState("n", Encoders.LONG(), TTLConfig.NONE());
         } else if (nSpec.equals("int")) {
             nValue = (ValueState) getHandle().getValueState("n", Encoders.INT(), TTLConfig.NONE());
+        } else if (nSpec.equals("short")) {
+            nValue = (ValueState) getHandle().getValueState("n", Encoders.SHORT(), TTLConfig.NONE());
+        } else if (nSpec.equals("byte")) {
+            nValue = (ValueState) getHandle().getValueState("n", Encoders.BYTE(), TTLConfig.NONE());
         } else if (nSpec.startsWith("long-ttl:")) {
             TTLConfig ttl = new TTLConfig(Duration.ofMillis(Long.parseLong(nSpec.substring(9))));
             nValue = (ValueState) getHandle().getValueState("n", Encoders.LONG(), ttl);
@@ -101,6 +105,10 @@ public class EvolvingProcessor extends StatefulProcessor<String, String, String>
                 read.append(" n=").append(old == null ? "-" : old);
                 if (nSpec.equals("int")) {
                     nValue.update(old == null ? 1 : ((Integer) old) + 1);
+                } else if (nSpec.equals("short")) {
+                    nValue.update(old == null ? (short) 1 : (short) ((Short) old + 1));
+                } else if (nSpec.equals("byte")) {
+                    nValue.update(old == null ? (byte) 1 : (byte) ((Byte) old + 1));
                 } else {
                     nValue.update(old == null ? 1L : ((Long) old) + 1);
                 }
