@@ -44,7 +44,7 @@ final class SimHandle implements StatefulProcessorHandle {
     @Override
     public <T> ValueState<T> getValueState(String name, Encoder<T> encoder, TTLConfig ttl) {
         return obtain("get_value_state", name, ttl, Metric.VALUE_STATE_VARS, Metric.VALUE_STATE_WITH_TTL_VARS,
-                ttlMs -> store.value(name, encoder, ttlMs).view());
+                ttlMs -> store.readableWithAvro(store.value(name, encoder, ttlMs)).view());
     }
 
     @Override
@@ -55,7 +55,7 @@ final class SimHandle implements StatefulProcessorHandle {
     @Override
     public <T> ListState<T> getListState(String name, Encoder<T> encoder, TTLConfig ttl) {
         return obtain("get_list_state", name, ttl, Metric.LIST_STATE_VARS, Metric.LIST_STATE_WITH_TTL_VARS,
-                ttlMs -> store.list(name, encoder, ttlMs).view());
+                ttlMs -> store.readableWithAvro(store.list(name, encoder, ttlMs)).view());
     }
 
     @Override
@@ -67,7 +67,7 @@ final class SimHandle implements StatefulProcessorHandle {
     public <MK, MV> MapState<MK, MV> getMapState(String name, Encoder<MK> keyEncoder, Encoder<MV> valueEncoder,
             TTLConfig ttl) {
         return obtain("get_map_state", name, ttl, Metric.MAP_STATE_VARS, Metric.MAP_STATE_WITH_TTL_VARS,
-                ttlMs -> store.map(name, keyEncoder, valueEncoder, ttlMs).view());
+                ttlMs -> store.readableWithAvro(store.map(name, keyEncoder, valueEncoder, ttlMs)).view());
     }
 
     @Override

@@ -1,7 +1,9 @@
 package dev.twstester.sim;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -25,6 +27,8 @@ final class StateStore {
      */
     private final Map<String, MapVariable<?, ?>> sharedNameMaps = new LinkedHashMap<>();
     private final Map<Encoder<?>, KeyCodec<?>> codecs = new HashMap<>();
+    /** Variables whose values Spark's Avro reader was built for ({@link #readableWithAvro}). */
+    private final Set<StateVariable> avroReadable = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Fidelity fidelity;
     private final TimerStore timers;
 
@@ -148,6 +152,19 @@ final class StateStore {
 
     Fidelity fidelity() {
         return fidelity;
+    }
+
+    /**
+     * {@code variable}, after the check Spark's executor {@code init} makes with the {@code avro}
+     * state encoding: that its Avro reader can read the variable's values ({@link AvroReaders}),
+     * made once per variable.
+     */
+    <V extends StateVariable> V readableWithAvro(V variable) {
+        if (scope.avroKeyOrder() && !avroReadable.contains(variable)) {
+            AvroReaders.check(variable.encoders, variable.ttlMs);
+            avroReadable.add(variable);
+        }
+        return variable;
     }
 
     /** The stored form of a value given as Spark's bytes of {@code encoder}: the bytes at FULL for a mutable type, else the object. */
