@@ -160,7 +160,7 @@ public final class CheckpointState<K> {
         SnapshotBuilder<K> builder = SnapshotBuilder.of(query, fidelity);
         boolean anyProcessor = operators.stream().anyMatch(op -> op.groupsWithState().isEmpty());
         CompletableFuture<OperatorStateReader.Metadata> metadata = anyProcessor
-                ? async(() -> OperatorStateReader.metadata(spark, dir)) : CompletableFuture.completedFuture(null);
+                ? async(() -> OperatorStateReader.metadata(spark, dir, at.batchId())) : CompletableFuture.completedFuture(null);
         List<CompletableFuture<Runnable>> reads = new ArrayList<>();
         for (int i = 0; i < operators.size(); i++) {
             OperatorStateReader<?> reader = reader(operators.get(i), checkpointId(i, operators.size()),

@@ -102,7 +102,7 @@ final class OperatorStateReader<K> {
         });
         List<Runnable> loads = new ArrayList<>();
         for (SnapshotBuilder.Declared d : declared.values()) {
-            // a variable the checkpoint does not have (its read fails) starts empty
+            // a variable the checkpoint's metadata does not list starts empty: Spark's reader cannot read it
             Read read = d.kind().equals(stored.get(d.name())) ? CheckpointState.join(reads.get(d.name())) : null;
             if (read != null) {
                 loads.add(variable(builder, d, read, problems));
@@ -185,11 +185,15 @@ final class OperatorStateReader<K> {
      */
     record Metadata(List<Integer> ids, Map<Integer, String> names, Map<Integer, Map<String, String>> variables) {}
 
-    /** The checkpoint's {@link Metadata}: one job for every operator. */
-    static Metadata metadata(SparkSession spark, Path dir) {
+    /**
+     * The checkpoint's {@link Metadata} as of {@code batch} (without it, Spark's reader gives the
+     * last batch's): one job for every operator.
+     */
+    static Metadata metadata(SparkSession spark, Path dir, long batch) {
         Metadata all = new Metadata(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
         List<Row> operators = CheckpointState.sparkRead(dir, "the state metadata (state/*/_metadata/)",
-                () -> spark.read().format("state-metadata").load(dir.toString()).collectAsList());
+                () -> spark.read().format("state-metadata").option("batchId", String.valueOf(batch))
+                        .load(dir.toString()).collectAsList());
         for (Row op : operators) {
             int id = ((Number) op.getAs("operatorId")).intValue();
             all.ids().add(id);
