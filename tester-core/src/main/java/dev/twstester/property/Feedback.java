@@ -30,6 +30,9 @@ final class Feedback {
     private final Set<String> seen = new HashSet<>();
     private final Set<Integer> derived = new HashSet<>();
     private int targetKeepers;
+    /** Steps of the plain generated tries so far, for the size a kept scenario may have. */
+    private long freshSteps;
+    private int freshTries;
 
     /** A kept try: its scenario, how much it covered, whether it reached the target, its pending timers. */
     private record Entry(GenScenario scenario, int signals, boolean reachesTarget, List<Long> pendingTimers) {}
@@ -44,11 +47,17 @@ final class Feedback {
     GenScenario next(int index, long seed) {
         SplittableRandom random = new SplittableRandom(seed ^ SALT);
         if (corpus.isEmpty() || index < WARM_UP || random.nextDouble() < FRESH_CHANCE) {
-            return fresh.apply(seed);
+            GenScenario plain = fresh.apply(seed);
+            freshSteps += plain.steps().size();
+            freshTries++;
+            return plain;
         }
         derived.add(index);
         Entry parent = pick(random);
         GenScenario child = parent.scenario();
+        if (freshTries > 0 && child.steps().size() * freshTries > freshSteps) {
+            child = Mutations.dropSteps(child, random);   // longer than a plain try: one step fewer first
+        }
         int edits = 1 + random.nextInt(2);
         for (int i = 0; i < edits; i++) {
             child = edit(child, i == 0 ? parent.pendingTimers() : List.of(), random);
@@ -68,9 +77,17 @@ final class Feedback {
         seen.addAll(signals);
         String target = steering.target();
         boolean reaches = target != null && (attempt.labels().contains(target) || attempt.features().contains(target));
+        if (scenario.steps().size() > maxKeptSteps()) {
+            return;                      // kept scenarios stay near the generator's size: a try costs about as much
+        }
         if (isNew || reaches && targetKeepers++ < MAX_TARGET_KEEPERS) {
             corpus.add(new Entry(scenario, signals.size(), reaches, attempt.pendingTimers()));
         }
+    }
+
+    /** Twice the plain tries' mean step count (at least 6 steps). */
+    private long maxKeptSteps() {
+        return freshTries == 0 ? Long.MAX_VALUE : Math.max(6, 2 * freshSteps / freshTries);
     }
 
     /** Half the time with a target: a kept try that reached it; else the richest of three kept tries. */
@@ -84,7 +101,8 @@ final class Feedback {
         Entry best = null;
         for (int i = 0; i < 3; i++) {
             Entry e = corpus.get(random.nextInt(corpus.size()));
-            if (best == null || score(e) > score(best)) {
+            if (best == null || score(e) > score(best)
+                    || score(e) == score(best) && e.scenario().steps().size() < best.scenario().steps().size()) {
                 best = e;
             }
         }
@@ -105,7 +123,7 @@ final class Feedback {
             case 3 -> Mutations.splice(s, cut(s, random), fresh.apply(random.nextLong()), 0, random.nextBoolean());
             case 4 -> splice(s, random);
             case 5 -> lateRow(s, random);
-            case 6 -> Mutations.insertRestart(s, random);
+            case 6 -> s.restartCount() > 0 ? gap(s, random) : Mutations.insertRestart(s, random);
             case 7 -> gap(s, random);
             case 8 -> Mutations.splice(s, s.steps().size(), fresh.apply(random.nextLong()), 0, true);
             default -> pastTimer(s, timers.get(random.nextInt(timers.size())), random);

@@ -81,6 +81,26 @@ final class Mutations {
         return valid(scenario, steps);
     }
 
+    /** {@code scenario} without one of its steps (a stop with its start), when that leaves it valid. */
+    static GenScenario dropSteps(GenScenario scenario, SplittableRandom random) {
+        List<Step<GenEvent>> steps = new ArrayList<>(scenario.steps());
+        if (steps.size() < 2) {
+            return scenario;
+        }
+        int at = random.nextInt(steps.size());
+        boolean stop = StepParts.is(steps.get(at), StepParts.Kind.STOP);
+        steps.remove(at);
+        if (stop) {
+            for (int i = at; i < steps.size(); i++) {
+                if (StepParts.is(steps.get(i), StepParts.Kind.START)) {
+                    steps.remove(i);
+                    break;
+                }
+            }
+        }
+        return valid(scenario, steps);
+    }
+
     /** {@code scenario} with a stop and a start from the checkpoint between two of its steps. */
     static GenScenario insertRestart(GenScenario scenario, SplittableRandom random) {
         List<Step<GenEvent>> steps = new ArrayList<>(scenario.steps());
