@@ -46,6 +46,21 @@ import dev.twstester.TwsQuery;
  *         .check(gen -> check(new TwsSimulator<>(gen.applyTo(query)).run(gen.toScenario(carts))));
  * }</pre>
  *
+ * <h2>Coverage and feedback</h2>
+ * With {@link #runs} (or {@link #checkTries}) the engine records what each try exercised
+ * ({@link CoverageRecorder}), labels it ({@link QueryProperty#classify}), prints the share of tries
+ * per label ({@link CoverageTable}, on {@link PropertyResult#coverage()}), checks {@link #cover}
+ * minimums, and by default derives new tries from those that reached new coverage, steered by
+ * {@link #target} ({@link Generation#FEEDBACK}). A failing derived try is rerun with
+ * {@code -Dtwstester.baseSeed=B -Dtwstester.tries=N} (its report says so).
+ *
+ * <pre>{@code
+ * Property.forAll(logins).tries(200).runs(LoginLockout.query(), LockoutProperty::attempt)
+ *         .classifyOutput("unlocked", LockoutEvent::isUnlock).target("unlocked").cover("unlocked", 20)
+ *         .check(LockoutProperty::locksAlternate)
+ *         .assertPassed();
+ * }</pre>
+ *
  * <p>Immutable; every setter returns a new {@code Property}.
  */
 public final class Property {
