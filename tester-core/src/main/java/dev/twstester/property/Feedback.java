@@ -37,7 +37,7 @@ final class Feedback {
     /** A kept try: its scenario, how much it covered, whether it reached the target, its pending timers. */
     private record Entry(GenScenario scenario, int signals, boolean reachesTarget, List<Long> pendingTimers) {}
 
-    Feedback(ScenarioGenerator generator, LongFunction<GenScenario> fresh, Steering steering, long base) {
+    Feedback(ScenarioGenerator generator, LongFunction<GenScenario> fresh, Steering steering) {
         this.generator = generator;
         this.fresh = fresh;
         this.steering = steering;

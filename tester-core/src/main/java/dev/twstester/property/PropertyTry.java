@@ -52,7 +52,12 @@ public final class PropertyTry {
      * partitions and trigger interval), with this try's coverage recorder attached.
      */
     public <K, I, O> TwsSimulator<K, I, O> simulator(TwsQuery<K, I, O> query) {
-        return TwsSimulator.builder(scenario.applyTo(query)).listener(listener(query)).build();
+        return simulator(query, listener(query));
+    }
+
+    /** A simulator of {@code query} as the scenario asks, with {@code recorder} (one of this try's) attached. */
+    <K, I, O> TwsSimulator<K, I, O> simulator(TwsQuery<K, I, O> query, CoverageRecorder<K, I, O> recorder) {
+        return TwsSimulator.builder(scenario.applyTo(query)).listener(recorder).build();
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.function.Predicate;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
 import dev.twstester.sim.StateView;
-import dev.twstester.sim.TwsSimulator;
 
 /**
  * A property whose tries the engine runs ({@link Property#runs}): each try's scenario through a
@@ -137,8 +136,7 @@ public final class QueryProperty<K, I, O> {
                 recorder.labelWhenState(c.label(), c.onState());
             }
         }
-        TwsSimulator<K, I, O> sim = TwsSimulator.builder(t.scenario().applyTo(query)).listener(recorder).build();
-        RunResult<K, I, O> run = sim.run(t.scenario().toScenario(factory));
+        RunResult<K, I, O> run = t.simulator(query, recorder).run(t.scenario().toScenario(factory));
         for (Classifier<K, I, O> c : classifiers) {
             if (c.onRun() != null && c.onRun().test(run)) {
                 t.label(c.label());

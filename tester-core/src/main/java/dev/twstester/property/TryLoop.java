@@ -30,7 +30,7 @@ final class TryLoop {
 
     PropertyResult run(Function<PropertyTry, Optional<String>> check, List<Long> seeds, long base, boolean fixedSeed) {
         Feedback feedback = generation == Generation.FEEDBACK
-                ? new Feedback(property.generator(), property::scenario, steering, base) : null;
+                ? new Feedback(property.generator(), property::scenario, steering) : null;
         for (int i = 0; i < seeds.size(); i++) {
             GenScenario scenario = feedback == null ? property.scenario(seeds.get(i)) : feedback.next(i, seeds.get(i));
             PropertyTry attempt = new PropertyTry(i, scenario);
@@ -45,8 +45,7 @@ final class TryLoop {
                 return result(base, fixedSeed, seeds.subList(0, i + 1), failure, derived, null);
             }
         }
-        CoverageTable table = table(seeds.size());
-        return result(base, fixedSeed, seeds, null, false, coverProblem(table));
+        return result(base, fixedSeed, seeds, null, false, coverProblem(table(seeds.size())));
     }
 
     private PropertyResult result(long base, boolean fixedSeed, List<Long> seeds, PropertyResult.Failure failure,
