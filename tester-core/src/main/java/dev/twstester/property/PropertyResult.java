@@ -19,12 +19,23 @@ public final class PropertyResult {
     private final boolean fixedSeed;
     private final List<Long> seeds;
     private final Failure failure;
+    private final CoverageTable coverage;
+    private final boolean derivedFailure;
+    private final String coverProblem;
 
     PropertyResult(long baseSeed, boolean fixedSeed, List<Long> seeds, Failure failure) {
+        this(baseSeed, fixedSeed, seeds, failure, new CoverageTable(seeds.size(), "uniform", List.of()), false, null);
+    }
+
+    PropertyResult(long baseSeed, boolean fixedSeed, List<Long> seeds, Failure failure, CoverageTable coverage,
+            boolean derivedFailure, String coverProblem) {
         this.baseSeed = baseSeed;
         this.fixedSeed = fixedSeed;
         this.seeds = List.copyOf(seeds);
         this.failure = failure;
+        this.coverage = Objects.requireNonNull(coverage, "coverage must not be null");
+        this.derivedFailure = derivedFailure;
+        this.coverProblem = coverProblem;
     }
 
     /**
@@ -52,8 +63,24 @@ public final class PropertyResult {
         }
     }
 
+    /** True when no try failed and every {@code cover} minimum was met. */
     public boolean passed() {
-        return failure == null;
+        return failure == null && coverProblem == null;
+    }
+
+    /** Whether the failing try was derived from the feedback corpus (rerun by base seed and try count). */
+    boolean derivedFailure() {
+        return derivedFailure;
+    }
+
+    /** The share of tries that reached each label and feature (empty when nothing was recorded). */
+    public CoverageTable coverage() {
+        return coverage;
+    }
+
+    /** The {@code cover} minimum the tries missed, saying how many reached the label; empty when all were met. */
+    public Optional<String> coverProblem() {
+        return Optional.ofNullable(coverProblem);
     }
 
     /** Tries run, the failing one included. */
@@ -78,14 +105,23 @@ public final class PropertyResult {
     /** A readable report: for a failure the seed, the rerun hint, the shrunk step list, the message, the original. */
     public String report() {
         String seedInfo = fixedSeed ? "seed " + baseSeed + " from -D" + Property.SEED_PROPERTY : "base seed " + baseSeed;
+        String table = coverage.isEmpty() ? "" : "\n\n" + coverage.format();
         if (failure == null) {
-            return "Property passed: " + seeds.size() + (seeds.size() == 1 ? " try" : " tries") + " (" + seedInfo + ")";
+            String head = coverProblem != null ? "Property failed its coverage: " + coverProblem
+                    : "Property passed: " + seeds.size() + (seeds.size() == 1 ? " try" : " tries") + " (" + seedInfo + ")";
+            return head + table;
         }
         ShrinkResult s = failure.shrinking();
         StringBuilder b = new StringBuilder();
         b.append("Property failed on try ").append(failure.tryIndex() + 1).append(" (seed ").append(failure.seed())
                 .append("; ").append(seedInfo).append(")\n");
-        b.append("Rerun only this case: -D").append(Property.SEED_PROPERTY).append('=').append(failure.seed()).append('\n');
+        if (derivedFailure) {
+            b.append("Rerun this case: -D").append(Property.BASE_SEED_PROPERTY).append('=').append(baseSeed).append(" -D")
+                    .append(Property.TRIES_PROPERTY).append('=').append(failure.tryIndex() + 1)
+                    .append(" (feedback derived it from the tries before it; or replay the step list below)\n");
+        } else {
+            b.append("Rerun only this case: -D").append(Property.SEED_PROPERTY).append('=').append(failure.seed()).append('\n');
+        }
         b.append("Failure: ").append(failure.message()).append("\n\n");
         b.append("Shrunk from ").append(failure.original().eventCount()).append(" events in ")
                 .append(failure.original().steps().size()).append(" steps to ").append(failure.shrunk().eventCount())
@@ -100,12 +136,12 @@ public final class PropertyResult {
         s.steps().forEach(step -> b.append("\n  - ").append(step));
         b.append("\n\nOriginal scenario (failure: ").append(failure.originalMessage()).append("):\n");
         b.append(failure.original().describe());
-        return b.toString();
+        return b.append(table).toString();
     }
 
     /** Returns this result if it passed; otherwise throws {@link AssertionError} with {@link #report()}. */
     public PropertyResult assertPassed() {
-        if (failure != null) {
+        if (!passed()) {
             throw new AssertionError(report());
         }
         return this;

@@ -313,6 +313,22 @@ public final class ScenarioGenerator {
         return ms;
     }
 
+    List<String> keyList() {
+        return keys;
+    }
+
+    int variantCount() {
+        return variants;
+    }
+
+    long[] interestingMs() {
+        return interesting.clone();
+    }
+
+    long spreadMs() {
+        return spreadMs;
+    }
+
     /** The scenario for {@code seed}; the same seed and configuration always give the same scenario. */
     public GenScenario generate(long seed) {
         Run run = new Run(new SplittableRandom(seed));

@@ -16,6 +16,12 @@
  *         .assertPassed();
  * }</pre>
  *
+ * With {@link dev.twstester.property.Property#runs} the engine runs the query itself and records
+ * each try's coverage ({@link dev.twstester.property.CoverageRecorder}); user labels
+ * ({@link dev.twstester.property.QueryProperty#classify}), {@code cover} minimums and a
+ * {@link dev.twstester.property.CoverageTable} follow, and {@link dev.twstester.property.Generation#FEEDBACK}
+ * derives new tries from those that reached new coverage, steered by {@code target(label)}.
+ *
  * The engine does not know Spark's semantics beyond the watermark model used to place events; what
  * counts as a failure is entirely the check's business.
  */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 
+import dev.twstester.property.CoverageTable;
 import dev.twstester.report.TimelinePage.Cell;
 import dev.twstester.report.TimelinePage.Column;
 import dev.twstester.report.TimelinePage.Lane;
@@ -59,6 +60,7 @@ final class TimelineHtml {
         for (String note : notes()) {
             h.append("<p class=\"note\">").append(esc(note)).append("</p>\n");
         }
+        coverage(h);
         h.append(LEGEND);
         h.append("<div id=\"main\"><div id=\"chart\">");
         chart();
@@ -82,6 +84,21 @@ final class TimelineHtml {
                 + ", " + p.query.shufflePartitions() + " shuffle partition" + (p.query.shufflePartitions() == 1 ? "" : "s")
                 + "; " + columns.size() + " batch" + (columns.size() == 1 ? "" : "es") + ", " + lanes.size() + " key"
                 + (lanes.size() == 1 ? "" : "s") + "; times in UTC";
+    }
+
+    /** The property run's coverage table, when the page has one: percent, tries, label; user labels in bold. */
+    private void coverage(StringBuilder h) {
+        if (page.coverage == null) {
+            return;
+        }
+        CoverageTable t = page.coverage;
+        h.append("<details class=\"coverage\" open><summary>Coverage of ").append(t.tries()).append(" tries</summary>\n<table>");
+        for (CoverageTable.Row r : t.rows()) {
+            String label = r.userLabel() ? "<b>" + esc(r.label()) + "</b>" : esc(r.label());
+            h.append(String.format(java.util.Locale.ROOT, "<tr><td>%.1f%%</td><td>%d</td><td>%s</td></tr>",
+                    100.0 * r.reached() / Math.max(1, t.tries()), r.reached(), label));
+        }
+        h.append("</table></details>\n");
     }
 
     private List<String> notes() {
@@ -437,6 +454,7 @@ final class TimelineHtml {
             body { font: 13px/1.4 system-ui, sans-serif; margin: 16px; color: #1d2330; background: #fff; }
             h1 { font-size: 18px; margin: 0 0 4px; }
             p.query, p.note { margin: 2px 0; color: #4a5568; }
+            details.coverage { margin: 4px 0; font-size: 12px; } details.coverage td { padding: 0 8px 0 0; }
             .legend { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
             .legend span { display: inline-flex; align-items: center; gap: 5px; }
             #main { display: flex; gap: 16px; align-items: flex-start; }

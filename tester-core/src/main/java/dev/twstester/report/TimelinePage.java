@@ -25,6 +25,7 @@ import dev.twstester.FiredTimer;
 import dev.twstester.TwsQuery;
 import dev.twstester.internal.RowCodec;
 import dev.twstester.io.JsonRows;
+import dev.twstester.property.CoverageTable;
 import dev.twstester.sim.SimulatorListener;
 import dev.twstester.sim.StateView;
 import dev.twstester.sim.TwsSimulator;
@@ -87,6 +88,8 @@ public final class TimelinePage<K, I, O> implements SimulatorListener<K, I, O> {
     private final RowCodec<O> outputCodec;
     String title;
     final List<String> notes = new ArrayList<>();
+    /** The coverage table shown under the notes (a property run's), or null. */
+    CoverageTable coverage;
     final ArrayDeque<Column> columns = new ArrayDeque<>();
     int batchesLeftOut;
     /** Lanes by encoded key, in the order first seen (drawn in Spark's key order). */
@@ -116,6 +119,20 @@ public final class TimelinePage<K, I, O> implements SimulatorListener<K, I, O> {
     /** A line of text under the title (what was run, what the page leaves out). */
     public TimelinePage<K, I, O> note(String text) {
         notes.add(Objects.requireNonNull(text, "text must not be null"));
+        return this;
+    }
+
+    /**
+     * Shows a property run's coverage table under the title: the share of tries that reached each
+     * label, e.g. the run of which this page draws the shrunk failing try.
+     *
+     * <pre>{@code
+     * TimelinePage<String, LoginAttempt, LockoutEvent> page = property.timeline(result);  // already carries it
+     * TimelinePage.of(query, "try 17").coverage(result.coverage()).write(Path.of("target/try17.html"));
+     * }</pre>
+     */
+    public synchronized TimelinePage<K, I, O> coverage(CoverageTable table) {
+        this.coverage = Objects.requireNonNull(table, "table must not be null");
         return this;
     }
 

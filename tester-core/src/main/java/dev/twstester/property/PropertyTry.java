@@ -1,0 +1,111 @@
+package dev.twstester.property;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+import dev.twstester.TwsQuery;
+import dev.twstester.sim.TwsSimulator;
+
+/**
+ * One try of a property run, as {@link Property#checkTries} hands it to the check: the generated
+ * scenario, and the simulator (or the bare listener) through which the engine records what the
+ * try exercised, so {@code classify}, {@code cover}, {@code target} and the feedback-directed
+ * generation see it.
+ *
+ * <pre>{@code
+ * Property.forAll(generator).target("unlocked").checkTries(t -> {
+ *     TwsSimulator<String, LoginEvent, LockoutEvent> sim = t.simulator(LoginLockout.query());
+ *     RunResult<String, LoginEvent, LockoutEvent> run = sim.run(t.scenario().toScenario(logins));
+ *     if (run.outputs().stream().anyMatch(LockoutEvent::isUnlock)) {
+ *         t.label("unlocked");
+ *     }
+ *     return Optional.empty();
+ * });
+ * }</pre>
+ */
+public final class PropertyTry {
+    private final int index;
+    private final GenScenario scenario;
+    private final List<CoverageRecorder<?, ?, ?>> recorders = new ArrayList<>();
+    private final Set<String> labels = new LinkedHashSet<>();
+
+    PropertyTry(int index, GenScenario scenario) {
+        this.index = index;
+        this.scenario = Objects.requireNonNull(scenario, "scenario must not be null");
+    }
+
+    /** The try's index in the run, from 0 (-1 while the shrinker tries smaller scenarios). */
+    public int index() {
+        return index;
+    }
+
+    /** The scenario this try checks. */
+    public GenScenario scenario() {
+        return scenario;
+    }
+
+    /**
+     * A simulator of {@code query} as the scenario asks ({@link GenScenario#applyTo}: its shuffle
+     * partitions and trigger interval), with this try's coverage recorder attached.
+     */
+    public <K, I, O> TwsSimulator<K, I, O> simulator(TwsQuery<K, I, O> query) {
+        return simulator(query, listener(query));
+    }
+
+    /** A simulator of {@code query} as the scenario asks, with {@code recorder} (one of this try's) attached. */
+    <K, I, O> TwsSimulator<K, I, O> simulator(TwsQuery<K, I, O> query, CoverageRecorder<K, I, O> recorder) {
+        return TwsSimulator.builder(scenario.applyTo(query)).listener(recorder).build();
+    }
+
+    /**
+     * A new coverage recorder of this try, for a simulator the check builds itself
+     * ({@code TwsSimulator.builder(q).listener(t.listener(q))}). Every recorder's features count.
+     */
+    public <K, I, O> CoverageRecorder<K, I, O> listener(TwsQuery<K, I, O> query) {
+        CoverageRecorder<K, I, O> recorder = CoverageRecorder.of(query);
+        recorders.add(recorder);
+        return recorder;
+    }
+
+    /** Marks {@code label} reached by this try (a user label of the coverage table). */
+    public PropertyTry label(String label) {
+        labels.add(Objects.requireNonNull(label, "label must not be null"));
+        return this;
+    }
+
+    /** The recorders made for this try, in order. */
+    List<CoverageRecorder<?, ?, ?>> recorders() {
+        return recorders;
+    }
+
+    /** User labels reached: given to {@link #label} or reached in a recorder. */
+    Set<String> labels() {
+        Set<String> all = new LinkedHashSet<>(labels);
+        recorders.forEach(r -> all.addAll(r.labels()));
+        return all;
+    }
+
+    /** Built-in features of every recorder. */
+    Set<String> features() {
+        Set<String> all = new LinkedHashSet<>();
+        recorders.forEach(r -> all.addAll(r.features()));
+        return all;
+    }
+
+    /** Features, labels and handler sequences: what counts as new coverage for feedback. */
+    Set<String> signals() {
+        Set<String> all = new LinkedHashSet<>(labels());
+        recorders.forEach(r -> all.addAll(r.signals()));
+        return all;
+    }
+
+    /** Timers left pending at the end of the run, in epoch ms (of every recorder's first operator). */
+    List<Long> pendingTimers() {
+        List<Long> all = new ArrayList<>();
+        recorders.forEach(r -> all.addAll(r.pendingTimers()));
+        return all;
+    }
+}
