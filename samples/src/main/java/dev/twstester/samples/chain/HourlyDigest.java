@@ -29,8 +29,8 @@ import scala.jdk.javaapi.CollectionConverters;
 public class HourlyDigest extends StatefulProcessor<String, AbandonedCart, CartDigest> {
     private static final long serialVersionUID = 1L;
 
-    private transient ValueState<Long> carts;
-    private transient ValueState<Long> items;
+    protected transient ValueState<Long> carts;
+    protected transient ValueState<Long> items;
 
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {

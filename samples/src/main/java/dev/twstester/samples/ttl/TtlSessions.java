@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -39,10 +40,10 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
     public static final Duration TTL = Duration.ofMinutes(30);
     public static final Duration DEFAULT_IDLE_GAP = Duration.ofMinutes(20);
 
-    private final long idleGapMs;
+    protected final long idleGapMs;
 
-    private transient ValueState<Long> clicks;
-    private transient ListState<String> pages;
+    protected transient ValueState<Long> clicks;
+    protected transient ListState<String> pages;
 
     public TtlSessions() {
         this(DEFAULT_IDLE_GAP);
@@ -59,7 +60,12 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
 
     /** {@code clicks.groupByKey(user).transformWithState(new TtlSessions(idleGap), ProcessingTime, Update, bean(SessionClosed))}. */
     public static TwsQuery<String, Click, SessionClosed> query(Duration idleGap) {
-        return TwsQuery.builder(() -> new TtlSessions(idleGap))
+        return query(() -> new TtlSessions(idleGap));
+    }
+
+    /** The same query running another version of the processor (a subclass, such as a refactoring of it). */
+    public static TwsQuery<String, Click, SessionClosed> query(Supplier<? extends TtlSessions> version) {
+        return TwsQuery.builder(version)
                 .keyBy(Click::getUser, Encoders.STRING())
                 .input(Encoders.bean(Click.class))
                 .output(Encoders.bean(SessionClosed.class))
