@@ -93,7 +93,7 @@ public class FraudSessions extends StatefulProcessor<String, Payment, FraudAlert
             long before = newMerchant ? 0L : spendByMerchant.getValue(p.getMerchant());
             long after = before + p.getAmountCents();
             spendByMerchant.updateValue(p.getMerchant(), after);
-            if (before <= limitCents && after > limitCents) {
+            if (crossesLimit(before, after)) {
                 alerts.add(new FraudAlert(cardId, FraudAlert.MERCHANT_LIMIT, List.of(p.getMerchant()), after));
             }
             if (newMerchant) {
@@ -108,6 +108,11 @@ public class FraudSessions extends StatefulProcessor<String, Payment, FraudAlert
         }
         restartSessionTimer(timerValues.getCurrentProcessingTimeInMs() + sessionGapMs);
         return CollectionConverters.asScala(alerts.iterator());
+    }
+
+    /** Whether a merchant's session spend going from {@code before} to {@code after} cents crosses the limit. */
+    protected boolean crossesLimit(long before, long after) {
+        return before <= limitCents && after > limitCents;
     }
 
     protected void restartSessionTimer(long expiry) {

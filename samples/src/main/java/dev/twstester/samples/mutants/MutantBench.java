@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import dev.twstester.property.GenScenario;
 import dev.twstester.property.Property;
 import dev.twstester.property.PropertyResult;
 import dev.twstester.property.Shrinker;
@@ -47,12 +48,26 @@ public final class MutantBench {
     /**
      * The number of the first try (from 1) of base seed {@code baseSeed} on which the mutant's
      * property fails, or {@link #NOT_FOUND} when none of {@code cap} tries does. No shrinking.
+     *
+     * @throws IllegalStateException when the property fails on the correct query too for that
+     *                               scenario: a false alarm, not a finding
      */
     public static int triesToFind(Mutant<?, ?, ?> mutant, GenerationMode mode, long baseSeed, int cap) {
         Property property = quietly(() -> mode.setup().apply(mutant.property().property()))
                 .seed(baseSeed).tries(cap).shrinker(Shrinker.create().maxAttempts(0));
         PropertyResult result = property.check(mutant::check);
+        result.failure().ifPresent(f -> {
+            Optional<String> correctFails = correctCheck(mutant.property(), f.original());
+            if (correctFails.isPresent()) {
+                throw new IllegalStateException(mutant.name() + "'s property fails on the correct query too (try "
+                        + (f.tryIndex() + 1) + ", base seed " + baseSeed + "): " + correctFails.get());
+            }
+        });
         return result.failure().map(f -> f.tryIndex() + 1).orElse(NOT_FOUND);
+    }
+
+    private static <K, I, O> Optional<String> correctCheck(UserProperty<K, I, O> p, GenScenario scenario) {
+        return p.check(p.correct(), scenario);
     }
 
     /** The failure the mutant's property reports on base seed {@code baseSeed}, unshrunk, or empty. */

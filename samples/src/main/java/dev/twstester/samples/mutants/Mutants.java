@@ -6,6 +6,17 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.twstester.samples.cart.CartWatch;
+import dev.twstester.samples.chain.CartFlags;
+import dev.twstester.samples.chain.ChainQueries;
+import dev.twstester.samples.chain.HourlyDigest;
+import dev.twstester.samples.counts.RunningCount;
+import dev.twstester.samples.faults.FirstSeen;
+import dev.twstester.samples.fraud.FraudSessions;
+import dev.twstester.samples.fraud.FraudStateMachine;
+import dev.twstester.samples.fraud.FraudStateProcessor;
+import dev.twstester.samples.sessions.BounceAlerts;
+import dev.twstester.samples.sessions.UserSessions;
+import dev.twstester.samples.ttl.TtlSessions;
 
 /**
  * The benchmark's seeded mutants, each with the property of its processor that should find it, and
@@ -21,12 +32,43 @@ public final class Mutants {
     /** Every mutant, grouped by processor. */
     public static List<Mutant<?, ?, ?>> all() {
         return List.of(
-                cart("CartTimerWaitsWatermarkDelay", CartTimerWaitsWatermarkDelay.BUG, CartTimerWaitsWatermarkDelay::new),
-                cart("CartTimerNotMoved", CartTimerNotMoved.BUG, CartTimerNotMoved::new),
-                cart("CartNotClearedOnFlag", CartNotClearedOnFlag.BUG, CartNotClearedOnFlag::new),
-                cart("CartCheckoutKeepsTimer", CartCheckoutKeepsTimer.BUG, CartCheckoutKeepsTimer::new),
-                new Mutant<>("CartOutOfOrderAdd", CartOutOfOrderAdd.BUG, CartWatch.query(CartOutOfOrderAdd::new),
-                        CartWatchProperties.migration()));
+                cart(CartTimerWaitsWatermarkDelay.BUG, CartTimerWaitsWatermarkDelay::new),
+                cart(CartTimerNotMoved.BUG, CartTimerNotMoved::new),
+                cart(CartNotClearedOnFlag.BUG, CartNotClearedOnFlag::new),
+                cart(CartCheckoutKeepsTimer.BUG, CartCheckoutKeepsTimer::new),
+                mutant(CartOutOfOrderAdd.BUG, CartWatch.query(CartOutOfOrderAdd::new), CartWatchProperties.migration()),
+                count(CountNotReadFromState.BUG, CountNotReadFromState::new),
+                count(CountEmitsPreviousTotal.BUG, CountEmitsPreviousTotal::new),
+                ttl(TtlClicksFromPageList.BUG, TtlClicksFromPageList::new),
+                ttl(TtlEqualsIdleGap.BUG, TtlEqualsIdleGap::new),
+                ttl(TtlTimerNotReset.BUG, TtlTimerNotReset::new),
+                ttl(TtlPagesNotClearedOnClose.BUG, TtlPagesNotClearedOnClose::new),
+                ttl(TtlPagesAppendedNotReplaced.BUG, TtlPagesAppendedNotReplaced::new),
+                fraud(FraudSessionEndRemovesCardKey.BUG, FraudSessionEndRemovesCardKey::new),
+                fraud(FraudLimitReachedNotExceeded.BUG, FraudLimitReachedNotExceeded::new),
+                fraud(FraudLimitAlertRepeated.BUG, FraudLimitAlertRepeated::new),
+                fraud(FraudTimerNotRestarted.BUG, FraudTimerNotRestarted::new),
+                machine(MachineTimeoutNotReArmed.BUG, new MachineTimeoutNotReArmed()),
+                machine(MachineStateKeptOnTimeout.BUG, new MachineStateKeptOnTimeout()),
+                machine(MachineBlockedWaitsAsSuspicious.BUG, new MachineBlockedWaitsAsSuspicious()),
+                port(PortTimerAtLegacyTimeout.BUG, PortTimerAtLegacyTimeout::new),
+                port(PortStateKeptOnTimeout.BUG, PortStateKeptOnTimeout::new),
+                sessions(SessionsTimerFromClock.BUG, SessionsTimerFromClock::new, BounceAlerts::new,
+                        SessionAlertsProperties.invariants()),
+                sessions(SessionsTimersPiledUp.BUG, SessionsTimersPiledUp::new, BounceAlerts::new,
+                        SessionAlertsProperties.invariants()),
+                sessions(BounceTimerEveryBatch.BUG, UserSessions::new, BounceTimerEveryBatch::new,
+                        SessionAlertsProperties.invariants()),
+                sessions(BounceHalfRuleStrict.BUG, UserSessions::new, BounceHalfRuleStrict::new,
+                        SessionAlertsProperties.migration()),
+                mutant(FlagsCheckoutKeepsTimer.BUG, ChainQueries.abandonedCartDigest(FlagsCheckoutKeepsTimer::new,
+                        HourlyDigest::new), CartDigestProperties.invariants()),
+                mutant(DigestNotClearedOnFire.BUG, ChainQueries.abandonedCartDigest(CartFlags::new,
+                        DigestNotClearedOnFire::new), CartDigestProperties.migration()),
+                mutant(DigestItemsNotAdded.BUG, ChainQueries.abandonedCartDigest(CartFlags::new,
+                        DigestItemsNotAdded::new), CartDigestProperties.invariants()),
+                mutant(FirstSeenSharedCache.BUG, FirstSeen.query(FirstSeenSharedCache::new),
+                        FirstSeenProperties.invariants()));
     }
 
     /** Every property a mutant is checked with, each of which the correct processor must pass. */
@@ -38,7 +80,46 @@ public final class Mutants {
         return List.copyOf(byName.values());
     }
 
-    private static Mutant<?, ?, ?> cart(String name, String bug, Supplier<? extends CartWatch> version) {
-        return new Mutant<>(name, bug, CartWatch.query(version), CartWatchProperties.invariants());
+    /** The mutant whose bug is {@code bug}: its name is the class's, found from the query's processor. */
+    private static <K, I, O> Mutant<K, I, O> mutant(String bug, dev.twstester.TwsQuery<K, I, O> query,
+            UserProperty<K, I, O> property) {
+        return new Mutant<>(mutantClass(query).getSimpleName(), bug, query, property);
+    }
+
+    /** The one operator whose processor is not a sample's own class: the mutant. */
+    private static Class<?> mutantClass(dev.twstester.TwsQuery<?, ?, ?> query) {
+        return query.operators().stream().map(dev.twstester.TwsQuery::userClass)
+                .filter(c -> c.getPackage() == Mutants.class.getPackage()).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no mutant in " + query.operators()));
+    }
+
+    private static Mutant<?, ?, ?> cart(String bug, Supplier<? extends CartWatch> version) {
+        return mutant(bug, CartWatch.query(version), CartWatchProperties.invariants());
+    }
+
+    private static Mutant<?, ?, ?> count(String bug, Supplier<? extends RunningCount> version) {
+        return mutant(bug, RunningCount.query(version), RunningCountProperties.invariants());
+    }
+
+    private static Mutant<?, ?, ?> ttl(String bug, Supplier<? extends TtlSessions> version) {
+        return mutant(bug, TtlSessions.query(version), TtlSessionsProperties.invariants());
+    }
+
+    private static Mutant<?, ?, ?> fraud(String bug, Supplier<? extends FraudSessions> version) {
+        return mutant(bug, FraudSessions.query(version), FraudSessionsProperties.invariants());
+    }
+
+    private static Mutant<?, ?, ?> machine(String bug, FraudStateMachine version) {
+        return mutant(bug, FraudStateMachine.query(version), FraudMachineProperties.invariants());
+    }
+
+    private static Mutant<?, ?, ?> port(String bug, Supplier<? extends FraudStateProcessor> version) {
+        return mutant(bug, FraudStateProcessor.query(version), FraudMachineProperties.portMigration());
+    }
+
+    private static Mutant<?, ?, ?> sessions(String bug, Supplier<? extends UserSessions> sessions,
+            Supplier<? extends BounceAlerts> alerts, UserProperty<String, dev.twstester.samples.sessions.PageView,
+                    dev.twstester.samples.sessions.PageAlert> property) {
+        return mutant(bug, UserSessions.query(sessions).then(BounceAlerts.downstream(alerts)), property);
     }
 }

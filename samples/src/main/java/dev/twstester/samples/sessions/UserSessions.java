@@ -88,12 +88,17 @@ public class UserSessions extends StatefulProcessor<String, PageView, Session> {
                 s.setEnd(v.getTs());
             }
         }
+        moveTimer(s, timerValues);
+        open.update(s);
+        return Iterator.empty();
+    }
+
+    /** Moves the user's one timer to the session's last view plus {@link #GAP}. */
+    protected void moveTimer(Session s, TimerValues timerValues) {
         List<Long> timers = new ArrayList<>();
         getHandle().listTimers().foreach(t -> timers.add((Long) t));
         timers.forEach(getHandle()::deleteTimer);
         getHandle().registerTimer(s.getEnd().getTime() + GAP.toMillis());
-        open.update(s);
-        return Iterator.empty();
     }
 
     @Override

@@ -88,11 +88,16 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
             n++;
         }
         clicks.update(n);
+        restartCloseTimer(timerValues.getCurrentProcessingTimeInMs());
+        return Iterator.empty();
+    }
+
+    /** Replaces the user's close timer by one {@code idleGap} after {@code nowMs}. */
+    protected void restartCloseTimer(long nowMs) {
         List<Long> existing = new ArrayList<>();
         getHandle().listTimers().foreach(t -> existing.add((Long) t));
         existing.forEach(getHandle()::deleteTimer);
-        getHandle().registerTimer(timerValues.getCurrentProcessingTimeInMs() + idleGapMs);
-        return Iterator.empty();
+        getHandle().registerTimer(nowMs + idleGapMs);
     }
 
     @Override

@@ -1,0 +1,14 @@
+package dev.twstester.samples.mutants;
+
+import dev.twstester.samples.ttl.TtlSessions;
+
+/** Bug: each batch of clicks registers a close timer without deleting the pending one. */
+public class TtlTimerNotReset extends TtlSessions {
+    private static final long serialVersionUID = 1L;
+    static final String BUG = "each batch of clicks registers a close timer without deleting the pending one";
+
+    @Override
+    protected void restartCloseTimer(long nowMs) {
+        getHandle().registerTimer(nowMs + idleGapMs);
+    }
+}
