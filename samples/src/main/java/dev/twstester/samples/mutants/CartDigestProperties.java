@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import org.apache.spark.sql.streaming.TimeMode;
 
+import dev.twstester.BatchResult;
 import dev.twstester.RunResult;
 import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.samples.chain.AbandonedCart;
@@ -19,8 +20,9 @@ import dev.twstester.sim.TwsSimulator;
 
 /**
  * The properties a user writes for {@link ChainQueries#abandonedCartDigest()} (flagged carts, then
- * an hourly digest of them): a flagged cart has items, each hour gets at most one digest, counting
- * exactly the carts and items flagged in it; and the migration check.
+ * an hourly digest of them): a flagged cart has items, each hour gets at most one digest, once the
+ * watermark has passed the hour, counting exactly the carts and items flagged in it; and the
+ * migration check.
  *
  * <pre>{@code
  * CartDigestProperties.invariants().check(ChainQueries.abandonedCartDigest(), scenario);   // empty: they hold
@@ -42,7 +44,7 @@ public final class CartDigestProperties {
     public static UserProperty<String, CartEvent, CartDigest> invariants() {
         return Invariants.property("cart_digest invariants", ChainQueries.abandonedCartDigest(), generator(),
                 CartWatchProperties.EVENTS, List.of(CartDigestProperties::flaggedCartsHaveItems,
-                        CartDigestProperties::digestsCountTheirHour));
+                        CartDigestProperties::digestsCountTheirHour, CartDigestProperties::digestsAfterTheirHour));
     }
 
     /** A new version answers and keeps state as the old one. */
@@ -56,6 +58,20 @@ public final class CartDigestProperties {
         RunResult<String, CartEvent, AbandonedCart> flags = run.operator(0);
         return flags.outputs().stream().filter(c -> c.getItemCount() < 1).findFirst()
                 .map(c -> "a cart flagged without items: " + c);
+    }
+
+    private static Optional<String> digestsAfterTheirHour(RunResult<String, CartEvent, CartDigest> run,
+            TwsSimulator<String, CartEvent, CartDigest> sim) {
+        RunResult<String, AbandonedCart, CartDigest> digests = run.operator(1);
+        for (BatchResult<String, AbandonedCart, CartDigest> batch : digests.batches()) {
+            for (CartDigest d : batch.outputs()) {
+                if (d.getHour().toInstant().plus(Duration.ofHours(1)).isAfter(batch.evictionWatermark())) {
+                    return Optional.of("batch " + batch.batchId() + " digests " + d + " before the hour is over: watermark "
+                            + batch.evictionWatermark());
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static Optional<String> digestsCountTheirHour(RunResult<String, CartEvent, CartDigest> run,

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.twstester.TwsQuery;
 import dev.twstester.samples.cart.CartWatch;
 import dev.twstester.samples.chain.CartFlags;
 import dev.twstester.samples.chain.ChainQueries;
@@ -15,6 +16,8 @@ import dev.twstester.samples.fraud.FraudSessions;
 import dev.twstester.samples.fraud.FraudStateMachine;
 import dev.twstester.samples.fraud.FraudStateProcessor;
 import dev.twstester.samples.sessions.BounceAlerts;
+import dev.twstester.samples.sessions.PageAlert;
+import dev.twstester.samples.sessions.PageView;
 import dev.twstester.samples.sessions.UserSessions;
 import dev.twstester.samples.ttl.TtlSessions;
 
@@ -44,6 +47,7 @@ public final class Mutants {
                 ttl(TtlTimerNotReset.BUG, TtlTimerNotReset::new),
                 ttl(TtlPagesNotClearedOnClose.BUG, TtlPagesNotClearedOnClose::new),
                 ttl(TtlPagesAppendedNotReplaced.BUG, TtlPagesAppendedNotReplaced::new),
+                ttl(TtlTimerFromWatermark.BUG, TtlTimerFromWatermark::new),
                 fraud(FraudSessionEndRemovesCardKey.BUG, FraudSessionEndRemovesCardKey::new),
                 fraud(FraudLimitReachedNotExceeded.BUG, FraudLimitReachedNotExceeded::new),
                 fraud(FraudLimitAlertRepeated.BUG, FraudLimitAlertRepeated::new),
@@ -65,8 +69,8 @@ public final class Mutants {
                         HourlyDigest::new), CartDigestProperties.invariants()),
                 mutant(DigestNotClearedOnFire.BUG, ChainQueries.abandonedCartDigest(CartFlags::new,
                         DigestNotClearedOnFire::new), CartDigestProperties.migration()),
-                mutant(DigestItemsNotAdded.BUG, ChainQueries.abandonedCartDigest(CartFlags::new,
-                        DigestItemsNotAdded::new), CartDigestProperties.invariants()),
+                digest(DigestItemsNotAdded.BUG, DigestItemsNotAdded::new),
+                digest(DigestTimerOneMsEarly.BUG, DigestTimerOneMsEarly::new),
                 mutant(FirstSeenSharedCache.BUG, FirstSeen.query(FirstSeenSharedCache::new),
                         FirstSeenProperties.invariants()));
     }
@@ -81,14 +85,14 @@ public final class Mutants {
     }
 
     /** The mutant whose bug is {@code bug}: its name is the class's, found from the query's processor. */
-    private static <K, I, O> Mutant<K, I, O> mutant(String bug, dev.twstester.TwsQuery<K, I, O> query,
+    private static <K, I, O> Mutant<K, I, O> mutant(String bug, TwsQuery<K, I, O> query,
             UserProperty<K, I, O> property) {
         return new Mutant<>(mutantClass(query).getSimpleName(), bug, query, property);
     }
 
     /** The one operator whose processor is not a sample's own class: the mutant. */
-    private static Class<?> mutantClass(dev.twstester.TwsQuery<?, ?, ?> query) {
-        return query.operators().stream().map(dev.twstester.TwsQuery::userClass)
+    private static Class<?> mutantClass(TwsQuery<?, ?, ?> query) {
+        return query.operators().stream().map(TwsQuery::userClass)
                 .filter(c -> c.getPackage() == Mutants.class.getPackage()).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no mutant in " + query.operators()));
     }
@@ -117,9 +121,12 @@ public final class Mutants {
         return mutant(bug, FraudStateProcessor.query(version), FraudMachineProperties.portMigration());
     }
 
+    private static Mutant<?, ?, ?> digest(String bug, Supplier<? extends HourlyDigest> version) {
+        return mutant(bug, ChainQueries.abandonedCartDigest(CartFlags::new, version), CartDigestProperties.invariants());
+    }
+
     private static Mutant<?, ?, ?> sessions(String bug, Supplier<? extends UserSessions> sessions,
-            Supplier<? extends BounceAlerts> alerts, UserProperty<String, dev.twstester.samples.sessions.PageView,
-                    dev.twstester.samples.sessions.PageAlert> property) {
+            Supplier<? extends BounceAlerts> alerts, UserProperty<String, PageView, PageAlert> property) {
         return mutant(bug, UserSessions.query(sessions).then(BounceAlerts.downstream(alerts)), property);
     }
 }

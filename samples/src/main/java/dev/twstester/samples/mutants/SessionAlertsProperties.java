@@ -33,12 +33,12 @@ public final class SessionAlertsProperties {
 
     private SessionAlertsProperties() {}
 
-    /** Three users viewing three landing pages over three hours of event time, around the gap and the hour. */
+    /** Six users (an alert needs three sessions on one page) viewing three landing pages, around the gap and the hour. */
     static ScenarioGenerator generator() {
-        return ScenarioGenerator.create().keys("ana", "bo", "cy").variants(PAGES)
+        return ScenarioGenerator.create().keys("ana", "bo", "cy", "dee", "eli", "fay").variants(PAGES)
                 .timeMode(TimeMode.EventTime()).watermarkDelay(UserSessions.LATENESS)
                 .eventTimeBase(CartWatchProperties.BASE).eventTimeSpread(Duration.ofMinutes(50))
-                .interestingDurations(UserSessions.GAP, Duration.ofHours(1)).batches(2, 8).eventsPerBatch(0, 4)
+                .interestingDurations(UserSessions.GAP, Duration.ofHours(1)).batches(2, 10).eventsPerBatch(0, 6)
                 .restartChance(0.1).triggerIntervals(Duration.ZERO, Duration.ofSeconds(5));
     }
 
