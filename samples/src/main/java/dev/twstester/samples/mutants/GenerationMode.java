@@ -12,8 +12,8 @@ import dev.twstester.property.Property;
  * constant here and one more column in the table.
  *
  * <pre>{@code
- * GenerationMode feedback = new GenerationMode("feedback", p -> p.feedback());   // when the engine has it
- * MutantBench.triesToFind(mutant, feedback, 1L, 200);
+ * GenerationMode partitions = new GenerationMode("1-3 partitions", p -> p.shufflePartitions(1, 3));
+ * MutantBench.triesToFind(mutant, partitions, 1L, 200);   // the tries with that setting
  * }</pre>
  *
  * @param name  the column's name in the table

@@ -108,15 +108,19 @@ public final class MutantBench {
         return result.passed() ? Optional.empty() : Optional.of(result.report());
     }
 
-    /** The table: mutant, bug, median tries, found within {@value #WITHIN} (of seeds); then the summary. */
+    /**
+     * The table: mutant, bug, property, median tries, found within {@value #WITHIN} (of seeds), the
+     * tries of each seed; then the summary.
+     */
     public static String table(List<Row> rows, GenerationMode mode, int cap) {
         StringBuilder b = new StringBuilder();
-        b.append("| mutant | bug | median tries (").append(mode.name()).append(") | found within ").append(WITHIN)
-                .append(" |\n|---|---|---:|---:|\n");
+        b.append("| mutant | bug | property | median tries (").append(mode.name()).append(") | found within ")
+                .append(WITHIN).append(" | tries per base seed |\n|---|---|---|---:|---:|---|\n");
         for (Row r : rows) {
             b.append("| ").append(r.mutant().name()).append(" | ").append(r.mutant().bug()).append(" | ")
-                    .append(shown(r.median(), cap)).append(" | ").append(r.foundWithin(WITHIN)).append('/')
-                    .append(r.tries().size()).append(" |\n");
+                    .append(r.mutant().property().name()).append(" | ").append(shown(r.median(), cap)).append(" | ")
+                    .append(r.foundWithin(WITHIN)).append('/').append(r.tries().size()).append(" | ")
+                    .append(String.join(" ", r.tries().stream().map(t -> shown(t, cap)).toList())).append(" |\n");
         }
         List<Integer> medians = rows.stream().map(Row::median).sorted().toList();
         long withinCount = medians.stream().filter(m -> m <= WITHIN).count();

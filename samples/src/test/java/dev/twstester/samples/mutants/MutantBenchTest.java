@@ -58,8 +58,8 @@ class MutantBenchTest {
         List<MutantBench.Row> rows = List.of(new MutantBench.Row(m, List.of(3, 1, 150)),
                 new MutantBench.Row(m, List.of(MutantBench.NOT_FOUND, MutantBench.NOT_FOUND, 40)));
         String table = MutantBench.table(rows, GenerationMode.UNIFORM, 200);
-        assertThat(table).contains("| " + m.name() + " | " + m.bug() + " | 3 | 2/3 |")
-                .contains("| " + m.name() + " | " + m.bug() + " | >200 | 1/3 |")
+        String mutant = "| " + m.name() + " | " + m.bug() + " | " + m.property().name() + " | ";
+        assertThat(table).contains(mutant + "3 | 2/3 | 3 1 150 |").contains(mutant + ">200 | 1/3 | >200 >200 40 |")
                 .contains("2 mutants, uniform generation, cap 200 tries: median of the medians >200; "
                         + "median at most 100 tries for 1 of 2 mutants (50%)");
     }
