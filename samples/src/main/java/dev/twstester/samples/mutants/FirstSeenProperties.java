@@ -21,20 +21,21 @@ import dev.twstester.sim.TwsSimulator;
  * }</pre>
  */
 public final class FirstSeenProperties {
-    private static final String[] PAGES = {"home", "search", "cart"};
+    private static final List<String> PAGES = List.of("home", "search", "cart");
 
     private FirstSeenProperties() {}
 
     /** Three users visiting three pages, up to five batches of up to five visits. */
     static ScenarioGenerator generator() {
-        return ScenarioGenerator.create().keys("u1", "u2", "u3").variants(PAGES).timeMode(TimeMode.None())
+        return ScenarioGenerator.create().keys("u1", "u2", "u3").variants(PAGES.toArray(String[]::new))
+                .timeMode(TimeMode.None())
                 .batches(1, 5).eventsPerBatch(0, 5).restartChance(0.1);
     }
 
     /** One output per user and visited page. */
     public static UserProperty<String, String, String> invariants() {
         return Invariants.property("first_seen invariants", FirstSeen.query(FirstSeen.Fixed::new), generator(),
-                (key, ms, variant) -> key + "," + PAGES[variant], List.of(FirstSeenProperties::oncePerPage));
+                (key, ms, variant) -> key + "," + PAGES.get(variant), List.of(FirstSeenProperties::oncePerPage));
     }
 
     private static Optional<String> oncePerPage(RunResult<String, String, String> run,

@@ -30,13 +30,13 @@ import dev.twstester.sim.TwsSimulator;
  * }</pre>
  */
 public final class FraudSessionsProperties {
-    private static final String[] MERCHANTS = {"bookshop", "fuel", "cafe", "electronics-outlet"};
+    private static final List<String> MERCHANTS = List.of("bookshop", "fuel", "cafe", "electronics-outlet");
 
     private FraudSessionsProperties() {}
 
     /** Two cards paying at four merchants, the clock moving 1 or 4 minutes and around the 10-minute gap. */
     static ScenarioGenerator generator() {
-        return ScenarioGenerator.create().keys("c1", "c2").variants(MERCHANTS.length)
+        return ScenarioGenerator.create().keys("c1", "c2").variants(MERCHANTS.size())
                 .timeMode(TimeMode.ProcessingTime()).processingTimeSteps(Duration.ofMinutes(1), Duration.ofMinutes(4))
                 .interestingDurations(FraudSessions.DEFAULT_SESSION_GAP).batches(1, 6).eventsPerBatch(0, 4)
                 .restartChance(0.1).triggerIntervals(Duration.ZERO, Duration.ofSeconds(30), Duration.ofMinutes(1));
@@ -44,7 +44,7 @@ public final class FraudSessionsProperties {
 
     /** Payments of $50 to $449 in whole dollars, the amount drawn from the event's time. */
     static final EventFactory<Payment> EVENTS =
-            (key, ms, variant) -> new Payment(key, MERCHANTS[variant], 50_00 + Math.floorMod(ms, 400) * 100);
+            (key, ms, variant) -> new Payment(key, MERCHANTS.get(variant), 50_00 + Math.floorMod(ms, 400) * 100);
 
     /** The invariants of card sessions and their alerts. */
     public static UserProperty<String, Payment, FraudAlert> invariants() {

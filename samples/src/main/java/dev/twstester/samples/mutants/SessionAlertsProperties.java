@@ -28,14 +28,15 @@ import dev.twstester.sim.TwsSimulator;
  * }</pre>
  */
 public final class SessionAlertsProperties {
-    private static final String[] PAGES = {"home", "pricing", "docs"};
+    private static final List<String> PAGES = List.of("home", "pricing", "docs");
     private static final long GAP_MS = UserSessions.GAP.toMillis();
 
     private SessionAlertsProperties() {}
 
     /** Six users (an alert needs three sessions on one page) viewing three landing pages, around the gap and the hour. */
     static ScenarioGenerator generator() {
-        return ScenarioGenerator.create().keys("ana", "bo", "cy", "dee", "eli", "fay").variants(PAGES)
+        return ScenarioGenerator.create().keys("ana", "bo", "cy", "dee", "eli", "fay")
+                .variants(PAGES.toArray(String[]::new))
                 .timeMode(TimeMode.EventTime()).watermarkDelay(UserSessions.LATENESS)
                 .eventTimeBase(CartWatchProperties.BASE).eventTimeSpread(Duration.ofMinutes(50))
                 .interestingDurations(UserSessions.GAP, Duration.ofHours(1)).batches(2, 10).eventsPerBatch(0, 6)
@@ -43,7 +44,7 @@ public final class SessionAlertsProperties {
     }
 
     static final EventFactory<PageView> EVENTS =
-            (key, ms, variant) -> new PageView(key, PAGES[variant], Instant.ofEpochMilli(ms));
+            (key, ms, variant) -> new PageView(key, PAGES.get(variant), Instant.ofEpochMilli(ms));
 
     /** The invariants of sessions and page alerts. */
     public static UserProperty<String, PageView, PageAlert> invariants() {

@@ -30,7 +30,7 @@ import dev.twstester.sim.TwsSimulator;
  * }</pre>
  */
 public final class TtlSessionsProperties {
-    private static final String[] PAGES = {"home", "search", "cart"};
+    private static final List<String> PAGES = List.of("home", "search", "cart");
     private static final long GAP_MS = TtlSessions.DEFAULT_IDLE_GAP.toMillis();
     private static final long TTL_MS = TtlSessions.TTL.toMillis();
 
@@ -38,13 +38,13 @@ public final class TtlSessionsProperties {
 
     /** Two users clicking on three pages, the clock moving 5 or 15 minutes and around the TTL and the gap. */
     static ScenarioGenerator generator() {
-        return ScenarioGenerator.create().keys("ana", "bo").variants(PAGES.length)
+        return ScenarioGenerator.create().keys("ana", "bo").variants(PAGES.size())
                 .timeMode(TimeMode.ProcessingTime()).processingTimeSteps(Duration.ofMinutes(5), Duration.ofMinutes(15))
                 .interestingDurations(TtlSessions.TTL, TtlSessions.DEFAULT_IDLE_GAP).batches(1, 6).eventsPerBatch(0, 3)
                 .restartChance(0.1).triggerIntervals(Duration.ZERO, Duration.ofMinutes(1), Duration.ofMinutes(5));
     }
 
-    static final EventFactory<Click> EVENTS = (key, ms, variant) -> new Click(key, PAGES[variant]);
+    static final EventFactory<Click> EVENTS = (key, ms, variant) -> new Click(key, PAGES.get(variant));
 
     /** The invariants of closed sessions. */
     public static UserProperty<String, Click, SessionClosed> invariants() {
