@@ -2,9 +2,6 @@ package dev.twstester.samples.mutants;
 
 import org.apache.spark.sql.streaming.TimerValues;
 
-import java.time.Duration;
-import java.time.Instant;
-
 import dev.twstester.samples.chain.AbandonedCart;
 import dev.twstester.samples.chain.CartDigest;
 import dev.twstester.samples.chain.HourlyDigest;
@@ -23,7 +20,7 @@ public class DigestItemsNotAdded extends HourlyDigest {
             carts.update(carts.exists() ? carts.get() + 1 : 1L);
             items.update((long) cart.getItemCount());
         }
-        getHandle().registerTimer(Instant.parse(hour).plus(Duration.ofHours(1)).toEpochMilli());
+        getHandle().registerTimer(digestTimeOf(hour));
         return Iterator.empty();
     }
 }

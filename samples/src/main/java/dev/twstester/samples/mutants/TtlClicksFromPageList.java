@@ -24,7 +24,7 @@ public class TtlClicksFromPageList extends TtlSessions {
         List<String> listed = new ArrayList<>();
         pages.get().foreach(listed::add);
         clicks.update((long) listed.size());
-        restartCloseTimer(timerValues.getCurrentProcessingTimeInMs());
+        restartCloseTimer(timerValues);
         return Iterator.empty();
     }
 }

@@ -27,7 +27,7 @@ public class TtlPagesAppendedNotReplaced extends TtlSessions {
         }
         pages.appendList(all.toArray(new String[0]));
         clicks.update(n);
-        restartCloseTimer(timerValues.getCurrentProcessingTimeInMs());
+        restartCloseTimer(timerValues);
         return Iterator.empty();
     }
 }

@@ -1,12 +1,11 @@
 package dev.twstester.samples.mutants;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.apache.spark.sql.streaming.TimerValues;
 
-import dev.twstester.samples.ttl.Click;
-import dev.twstester.samples.ttl.SessionClosed;
 import dev.twstester.samples.ttl.TtlSessions;
-
-import scala.collection.Iterator;
 
 /** Bug: the processing-time close timer is set from the watermark (event time), which is 0 in this mode. */
 public class TtlTimerFromWatermark extends TtlSessions {
@@ -14,14 +13,10 @@ public class TtlTimerFromWatermark extends TtlSessions {
     static final String BUG = "the processing-time close timer is set from the watermark (event time), which is 0 in this mode";
 
     @Override
-    public Iterator<SessionClosed> handleInputRows(String user, Iterator<Click> rows, TimerValues timerValues) {
-        long n = clicks.exists() ? clicks.get() : 0L;
-        while (rows.hasNext()) {
-            pages.appendValue(rows.next().getPage());
-            n++;
-        }
-        clicks.update(n);
-        restartCloseTimer(timerValues.getCurrentWatermarkInMs());
-        return Iterator.empty();
+    protected void restartCloseTimer(TimerValues timerValues) {
+        List<Long> existing = new ArrayList<>();
+        getHandle().listTimers().foreach(t -> existing.add((Long) t));
+        existing.forEach(getHandle()::deleteTimer);
+        getHandle().registerTimer(timerValues.getCurrentWatermarkInMs() + idleGapMs);
     }
 }

@@ -1,5 +1,7 @@
 package dev.twstester.samples.mutants;
 
+import org.apache.spark.sql.streaming.TimerValues;
+
 import dev.twstester.samples.ttl.TtlSessions;
 
 /** Bug: each batch of clicks registers a close timer without deleting the pending one. */
@@ -8,7 +10,7 @@ public class TtlTimerNotReset extends TtlSessions {
     static final String BUG = "each batch of clicks registers a close timer without deleting the pending one";
 
     @Override
-    protected void restartCloseTimer(long nowMs) {
-        getHandle().registerTimer(nowMs + idleGapMs);
+    protected void restartCloseTimer(TimerValues timerValues) {
+        getHandle().registerTimer(timerValues.getCurrentProcessingTimeInMs() + idleGapMs);
     }
 }

@@ -73,13 +73,18 @@ public class BounceAlerts extends StatefulProcessor<String, Session, PageAlert> 
         return Iterator.empty();
     }
 
+    /** Whether an hour of {@code n} sessions, {@code b} of them bounced, raises an alert: at least 3, half bounced. */
+    protected boolean raisesAlert(long n, long b) {
+        return n >= MIN_SESSIONS && 2 * b >= n;
+    }
+
     @Override
     public Iterator<PageAlert> handleExpiredTimer(String page, TimerValues timerValues, ExpiredTimerInfo timer) {
         long n = sessions.get();
         long b = bounces.get();
         sessions.clear();
         bounces.clear();
-        if (n < MIN_SESSIONS || 2 * b < n) {
+        if (!raisesAlert(n, b)) {
             return Iterator.empty();
         }
         PageAlert alert = new PageAlert(page, n, b, Instant.ofEpochMilli(timer.getExpiryTimeInMs()));

@@ -88,16 +88,16 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
             n++;
         }
         clicks.update(n);
-        restartCloseTimer(timerValues.getCurrentProcessingTimeInMs());
+        restartCloseTimer(timerValues);
         return Iterator.empty();
     }
 
-    /** Replaces the user's close timer by one {@code idleGap} after {@code nowMs}. */
-    protected void restartCloseTimer(long nowMs) {
+    /** Replaces the user's close timer by one {@code idleGap} after the batch's processing time. */
+    protected void restartCloseTimer(TimerValues timerValues) {
         List<Long> existing = new ArrayList<>();
         getHandle().listTimers().foreach(t -> existing.add((Long) t));
         existing.forEach(getHandle()::deleteTimer);
-        getHandle().registerTimer(nowMs + idleGapMs);
+        getHandle().registerTimer(timerValues.getCurrentProcessingTimeInMs() + idleGapMs);
     }
 
     @Override
@@ -105,9 +105,14 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
         List<String> recent = new ArrayList<>();
         pages.get().foreach(recent::add);
         long n = clicks.exists() ? clicks.get() : 0L;
-        clicks.clear();
-        pages.clear();
+        clearSession();
         SessionClosed closed = new SessionClosed(user, n, recent, Instant.ofEpochMilli(timer.getExpiryTimeInMs()));
         return CollectionConverters.asScala(List.of(closed).iterator());
+    }
+
+    /** Forgets the closed session: its click count and pages. */
+    protected void clearSession() {
+        clicks.clear();
+        pages.clear();
     }
 }
