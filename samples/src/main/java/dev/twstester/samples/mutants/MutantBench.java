@@ -3,6 +3,7 @@ package dev.twstester.samples.mutants;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -16,11 +17,12 @@ import dev.twstester.property.Shrinker;
  * The seeded-mutant benchmark: for each {@link Mutants mutant}, over several base seeds, the tries
  * its property needs to fail (the failing try's number, not found past the cap), with a
  * {@link GenerationMode}; then a table of the median tries per mutant and how many seeds found it
- * within 100 tries, the overall median, and the share of mutants whose median is at most 100.
+ * within 100 tries, the overall median, and the share of mutants whose median is at most 100
+ * ({@link MutantTable}), for each generation mode asked for.
  *
  * <pre>{@code
- * mvn -B -q -pl samples -am compile exec:java -Dexec.mainClass=dev.twstester.samples.mutants.MutantBench \
- *     -Dexec.args="--seeds 9 --cap 200 --mode uniform"
+ * mvn -B -q -pl samples exec:exec@mutants -Dmutants.args="--seeds 9 --cap 200 --mode uniform"   (after an install)
+ * List<MutantBench.Row> rows = MutantBench.measure(Mutants.all(), GenerationMode.UNIFORM, 9, 200);
  * }</pre>
  */
 public final class MutantBench {
@@ -77,6 +79,21 @@ public final class MutantBench {
         return property.check(mutant::check).failure().map(f -> "try " + (f.tryIndex() + 1) + ": " + f.message());
     }
 
+    /** One generation mode's measurement: each mutant's row, and the time all its tries took. */
+    public record ModeRun(GenerationMode mode, List<Row> rows, long nanos) {
+        /** The tries run: each seed's up to the finding, or all {@code cap} of them. */
+        public long triesRun(int cap) {
+            return rows.stream().flatMap(r -> r.tries().stream()).mapToLong(t -> Math.min(t, cap)).sum();
+        }
+    }
+
+    /** {@link #measure}, timed. */
+    public static ModeRun run(List<Mutant<?, ?, ?>> mutants, GenerationMode mode, int seeds, int cap) {
+        long start = System.nanoTime();
+        List<Row> rows = measure(mutants, mode, seeds, cap);
+        return new ModeRun(mode, rows, System.nanoTime() - start);
+    }
+
     /** Each mutant's tries to find it, for base seeds 1 to {@code seeds}. */
     public static List<Row> measure(List<Mutant<?, ?, ?>> mutants, GenerationMode mode, int seeds, int cap) {
         List<Row> rows = new ArrayList<>();
@@ -108,34 +125,6 @@ public final class MutantBench {
         return result.passed() ? Optional.empty() : Optional.of(result.report());
     }
 
-    /**
-     * The table: mutant, bug, property, median tries, found within {@value #WITHIN} (of seeds), the
-     * tries of each seed; then the summary.
-     */
-    public static String table(List<Row> rows, GenerationMode mode, int cap) {
-        StringBuilder b = new StringBuilder();
-        b.append("| mutant | bug | property | median tries (").append(mode.name()).append(") | found within ")
-                .append(WITHIN).append(" | tries per base seed |\n|---|---|---|---:|---:|---|\n");
-        for (Row r : rows) {
-            b.append("| ").append(r.mutant().name()).append(" | ").append(r.mutant().bug()).append(" | ")
-                    .append(r.mutant().property().name()).append(" | ").append(shown(r.median(), cap)).append(" | ")
-                    .append(r.foundWithin(WITHIN)).append('/').append(r.tries().size()).append(" | ")
-                    .append(String.join(" ", r.tries().stream().map(t -> shown(t, cap)).toList())).append(" |\n");
-        }
-        List<Integer> medians = rows.stream().map(Row::median).sorted().toList();
-        long withinCount = medians.stream().filter(m -> m <= WITHIN).count();
-        b.append('\n').append(rows.size()).append(" mutants, ").append(mode.name()).append(" generation, cap ")
-                .append(cap).append(" tries: median of the medians ").append(shown(medians.get(medians.size() / 2), cap))
-                .append("; median at most ").append(WITHIN).append(" tries for ").append(withinCount).append(" of ")
-                .append(rows.size()).append(" mutants (").append(Math.round(100.0 * withinCount / rows.size()))
-                .append("%)\n");
-        return b.toString();
-    }
-
-    private static String shown(int tries, int cap) {
-        return tries == NOT_FOUND ? ">" + cap : Integer.toString(tries);
-    }
-
     /** Builds a property while standard output is silenced: it prints its base seed there, once per run. */
     private static Property quietly(Supplier<Property> build) {
         PrintStream out = System.out;
@@ -149,25 +138,26 @@ public final class MutantBench {
 
     /**
      * Prints the table. Arguments: {@code --seeds N} (base seeds 1 to N, default 9), {@code --cap N}
-     * (tries per seed, default 200), {@code --mode NAME} (default uniform), {@code --only PREFIX}
+     * (tries per seed, default 200), {@code --mode NAME[,NAME...]} (default uniform; several give a
+     * column each), {@code --only PREFIX}
      * (the mutants whose name starts with it), {@code --show true}
      * (print each mutant's failure on base seed 1 first). Checks the correct processors first (30 tries each).
      */
     public static void main(String[] args) {
         int seeds = 9;
         int cap = 200;
-        GenerationMode mode = GenerationMode.UNIFORM;
+        List<GenerationMode> modes = List.of(GenerationMode.UNIFORM);
         String only = "";
         boolean show = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--seeds" -> seeds = Integer.parseInt(args[i + 1]);
                 case "--cap" -> cap = Integer.parseInt(args[i + 1]);
-                case "--mode" -> mode = GenerationMode.named(args[i + 1]);
+                case "--mode" -> modes = Arrays.stream(args[i + 1].split(",")).map(GenerationMode::named).toList();
                 case "--only" -> only = args[i + 1];
                 case "--show" -> show = Boolean.parseBoolean(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; use --seeds N, --cap N, --mode NAME, --only PREFIX, --show true");
+                        + "; use --seeds N, --cap N, --mode NAME[,NAME...], --only PREFIX, --show true");
             }
         }
         List<String> failures = correctFailures(Mutants.properties(), 1L, 30);
@@ -181,9 +171,10 @@ public final class MutantBench {
                 System.out.println(m.name() + ", seed 1: " + firstFailure(m, 1L, cap).orElse("not found"));
             }
         }
-        long start = System.nanoTime();
-        List<Row> rows = measure(mutants, mode, seeds, cap);
-        System.out.print(table(rows, mode, cap));
-        System.out.printf("(%d base seeds, %.1f s)%n", seeds, (System.nanoTime() - start) / 1e9);
+        List<ModeRun> runs = new ArrayList<>();
+        for (GenerationMode mode : modes) {
+            runs.add(run(mutants, mode, seeds, cap));
+        }
+        System.out.print(MutantTable.of(runs, cap));
     }
 }

@@ -38,7 +38,8 @@ class MutantBenchTest {
         List<MutantBench.Row> rows = MutantBench.measure(Mutants.all(), GenerationMode.UNIFORM, 1, 100);
         long found = rows.stream().filter(r -> r.foundWithin(100) == 1).count();
         // base seed 1 today: every mutant but DigestTimerOneMsEarly, most within 10 tries (BENCHMARKS.md)
-        assertThat(found).as(MutantBench.table(rows, GenerationMode.UNIFORM, 100)).isGreaterThanOrEqualTo(rows.size() / 2);
+        String table = MutantTable.of(List.of(new MutantBench.ModeRun(GenerationMode.UNIFORM, rows, 0)), 100);
+        assertThat(found).as(table).isGreaterThanOrEqualTo(rows.size() / 2);
         assertThat(rows.stream().filter(r -> r.mutant().name().equals("CartCheckoutKeepsTimer")).findFirst()
                 .orElseThrow().tries()).containsExactly(1);
     }
@@ -53,15 +54,22 @@ class MutantBenchTest {
     }
 
     @Test
-    void the_table_shows_medians_finds_within_100_and_the_summary() {
+    void the_table_shows_each_mode_s_medians_finds_within_100_and_summary() {
         Mutant<?, ?, ?> m = Mutants.all().get(0);
         List<MutantBench.Row> rows = List.of(new MutantBench.Row(m, List.of(3, 1, 150)),
                 new MutantBench.Row(m, List.of(MutantBench.NOT_FOUND, MutantBench.NOT_FOUND, 40)));
-        String table = MutantBench.table(rows, GenerationMode.UNIFORM, 200);
+        GenerationMode other = new GenerationMode("other", p -> p);
+        String table = MutantTable.of(List.of(new MutantBench.ModeRun(GenerationMode.UNIFORM, rows, 2_000_000_000L),
+                new MutantBench.ModeRun(other, List.of(rows.get(1), rows.get(0)), 1_000_000_000L)), 200);
         String mutant = "| " + m.name() + " | " + m.bug() + " | " + m.property().name() + " | ";
-        assertThat(table).contains(mutant + "3 | 2/3 | 3 1 150 |").contains(mutant + ">200 | 1/3 | >200 >200 40 |")
+        assertThat(table).startsWith("| mutant | bug | property | median tries (uniform) | found within 100 (uniform) "
+                        + "| tries per base seed (uniform) | median tries (other) |")
+                .contains(mutant + "3 | 2/3 | 3 1 150 | >200 | 1/3 | >200 >200 40 |")
+                .contains(mutant + ">200 | 1/3 | >200 >200 40 | 3 | 2/3 | 3 1 150 |")
                 .contains("2 mutants, uniform generation, cap 200 tries: median of the medians >200; "
-                        + "median at most 100 tries for 1 of 2 mutants (50%)");
+                        + "median at most 100 tries for 1 of 2 mutants (50%); 594 tries in 2.0 s (3.37 ms per try)")
+                .contains("2 mutants, other generation, cap 200 tries: median of the medians >200;");
+        assertThatThrownBy(() -> MutantTable.of(List.of(), 200)).hasMessageContaining("pass at least one run");
     }
 
     @Test
