@@ -3,7 +3,7 @@ package dev.twstester.samples.mutants;
 import dev.twstester.samples.sessions.BounceAlerts;
 
 /** Bug: a page whose sessions bounced exactly half of the time gets no alert (more than half is required). */
-public class BounceHalfRuleStrict extends BounceAlerts {
+class BounceHalfRuleStrict extends BounceAlerts {
     private static final long serialVersionUID = 1L;
     static final String BUG = "a page whose sessions bounced exactly half of the time gets no alert (more than half is required)";
 

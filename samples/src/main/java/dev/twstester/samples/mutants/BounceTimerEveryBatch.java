@@ -9,7 +9,7 @@ import dev.twstester.samples.sessions.Session;
 import scala.collection.Iterator;
 
 /** Bug: every closed session registers an hour timer, not only the hour's first one. */
-public class BounceTimerEveryBatch extends BounceAlerts {
+class BounceTimerEveryBatch extends BounceAlerts {
     private static final long serialVersionUID = 1L;
     static final String BUG = "every closed session registers an hour timer, not only the hour's first one";
 

@@ -3,7 +3,7 @@ package dev.twstester.samples.mutants;
 import dev.twstester.samples.cart.CartWatch;
 
 /** Bug: a checkout clears the cart but leaves its idle timer registered. */
-public class CartCheckoutKeepsTimer extends CartWatch {
+class CartCheckoutKeepsTimer extends CartWatch {
     private static final long serialVersionUID = 1L;
     static final String BUG = "a checkout clears the cart but leaves its idle timer registered";
 

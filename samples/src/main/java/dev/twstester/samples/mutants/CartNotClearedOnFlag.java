@@ -14,7 +14,7 @@ import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** Bug: the cart's state is not cleared when its idle timer fires and flags it. */
-public class CartNotClearedOnFlag extends CartWatch {
+class CartNotClearedOnFlag extends CartWatch {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the cart's state is not cleared when its idle timer fires and flags it";
 

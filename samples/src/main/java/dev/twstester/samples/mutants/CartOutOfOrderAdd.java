@@ -4,7 +4,7 @@ import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.samples.cart.CartWatch;
 
 /** Bug: an add that arrives out of order moves the cart's last-seen time back to its own time. */
-public class CartOutOfOrderAdd extends CartWatch {
+class CartOutOfOrderAdd extends CartWatch {
     private static final long serialVersionUID = 1L;
     static final String BUG = "an add that arrives out of order moves the cart's last-seen time back to its own time";
 

@@ -4,7 +4,7 @@ import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.samples.cart.CartWatch;
 
 /** Bug: a later add registers a new idle timer without deleting the previous one. */
-public class CartTimerNotMoved extends CartWatch {
+class CartTimerNotMoved extends CartWatch {
     private static final long serialVersionUID = 1L;
     static final String BUG = "a later add registers a new idle timer without deleting the previous one";
 

@@ -4,7 +4,7 @@ import dev.twstester.samples.cart.CartEvent;
 import dev.twstester.samples.cart.CartWatch;
 
 /** Bug: the idle timer also waits the watermark delay (last add + 40 min), as if timers fired on event time. */
-public class CartTimerWaitsWatermarkDelay extends CartWatch {
+class CartTimerWaitsWatermarkDelay extends CartWatch {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the idle timer also waits the watermark delay (last add + 40 min), as if timers fired on event time";
 

@@ -11,7 +11,7 @@ import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** Bug: the output is the count read from state, before this batch's rows are added. */
-public class CountEmitsPreviousTotal extends RunningCount {
+class CountEmitsPreviousTotal extends RunningCount {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the output is the count read from state, before this batch's rows are added";
 

@@ -11,7 +11,7 @@ import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** Bug: each batch counts from zero: the stored count is written but never read. */
-public class CountNotReadFromState extends RunningCount {
+class CountNotReadFromState extends RunningCount {
     private static final long serialVersionUID = 1L;
     static final String BUG = "each batch counts from zero: the stored count is written but never read";
 

@@ -9,7 +9,7 @@ import dev.twstester.samples.chain.HourlyDigest;
 import scala.collection.Iterator;
 
 /** Bug: the hour's item count is overwritten by each flagged cart's instead of summed. */
-public class DigestItemsNotAdded extends HourlyDigest {
+class DigestItemsNotAdded extends HourlyDigest {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the hour's item count is overwritten by each flagged cart's instead of summed";
 

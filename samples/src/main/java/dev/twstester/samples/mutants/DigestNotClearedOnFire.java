@@ -13,7 +13,7 @@ import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** Bug: the hour's counts are not cleared when its digest timer fires, so every digested hour stays in state. */
-public class DigestNotClearedOnFire extends HourlyDigest {
+class DigestNotClearedOnFire extends HourlyDigest {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the hour's counts are not cleared when its digest timer fires, so every digested hour stays in state";
 

@@ -13,7 +13,7 @@ import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** Bug: a per-instance cache of seen pages, meant to save state reads, is shared by all users of a partition. */
-public class FirstSeenSharedCache extends FirstSeen.Fixed {
+class FirstSeenSharedCache extends FirstSeen.Fixed {
     private static final long serialVersionUID = 1L;
     static final String BUG = "a per-instance cache of seen pages, meant to save state reads, is shared by all users of a partition";
     private final Set<String> cache = new HashSet<>();

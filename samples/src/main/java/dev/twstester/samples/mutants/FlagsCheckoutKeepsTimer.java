@@ -3,7 +3,7 @@ package dev.twstester.samples.mutants;
 import dev.twstester.samples.chain.CartFlags;
 
 /** Bug: a checkout clears the cart's counts but leaves its idle timer registered. */
-public class FlagsCheckoutKeepsTimer extends CartFlags {
+class FlagsCheckoutKeepsTimer extends CartFlags {
     private static final long serialVersionUID = 1L;
     static final String BUG = "a checkout clears the cart's counts but leaves its idle timer registered";
 

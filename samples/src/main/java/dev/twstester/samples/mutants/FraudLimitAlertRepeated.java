@@ -3,7 +3,7 @@ package dev.twstester.samples.mutants;
 import dev.twstester.samples.fraud.FraudSessions;
 
 /** Bug: every payment above the limit raises the merchant alert again, not only the one that crosses it. */
-public class FraudLimitAlertRepeated extends FraudSessions {
+class FraudLimitAlertRepeated extends FraudSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "every payment above the limit raises the merchant alert again, not only the one that crosses it";
 

@@ -9,7 +9,7 @@ import dev.twstester.samples.fraud.FraudSessions;
 import scala.collection.Iterator;
 
 /** Bug: the session end removes the map entry keyed by the card id instead of clearing the card's map. */
-public class FraudSessionEndRemovesCardKey extends FraudSessions {
+class FraudSessionEndRemovesCardKey extends FraudSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the session end removes the map entry keyed by the card id instead of clearing the card's map";
 

@@ -11,7 +11,7 @@ import dev.twstester.samples.fraud.FraudStateMachine;
 import dev.twstester.samples.fraud.Payment;
 
 /** Bug: a blocked card gets the suspicious card's 30-minute timeout instead of 24 hours. */
-public class MachineBlockedWaitsAsSuspicious extends FraudStateMachine {
+class MachineBlockedWaitsAsSuspicious extends FraudStateMachine {
     private static final long serialVersionUID = 1L;
     static final String BUG = "a blocked card gets the suspicious card's 30-minute timeout instead of 24 hours";
     private static final long SUSPICIOUS_WAIT_MS = Duration.ofMinutes(30).toMillis();

@@ -10,7 +10,7 @@ import dev.twstester.samples.fraud.FraudStateMachine;
 import dev.twstester.samples.fraud.Payment;
 
 /** Bug: a timed-out card answers NORMAL but its state is not removed. */
-public class MachineStateKeptOnTimeout extends FraudStateMachine {
+class MachineStateKeptOnTimeout extends FraudStateMachine {
     private static final long serialVersionUID = 1L;
     static final String BUG = "a timed-out card answers NORMAL but its state is not removed";
 

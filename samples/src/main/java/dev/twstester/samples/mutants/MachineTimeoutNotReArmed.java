@@ -10,7 +10,7 @@ import dev.twstester.samples.fraud.FraudStateMachine;
 import dev.twstester.samples.fraud.Payment;
 
 /** Bug: the legacy timeout is set only when a card first gets state, not re-armed by later payments. */
-public class MachineTimeoutNotReArmed extends FraudStateMachine {
+class MachineTimeoutNotReArmed extends FraudStateMachine {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the legacy timeout is set only when a card first gets state, not re-armed by later payments";
 

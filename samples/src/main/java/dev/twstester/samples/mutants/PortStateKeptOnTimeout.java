@@ -12,7 +12,7 @@ import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** Bug: the port's timeout timer answers TIMED_OUT but does not clear the card's state. */
-public class PortStateKeptOnTimeout extends FraudStateProcessor {
+class PortStateKeptOnTimeout extends FraudStateProcessor {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the port's timeout timer answers TIMED_OUT but does not clear the card's state";
 

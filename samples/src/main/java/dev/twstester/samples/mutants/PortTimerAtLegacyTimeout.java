@@ -3,7 +3,7 @@ package dev.twstester.samples.mutants;
 import dev.twstester.samples.fraud.FraudStateProcessor;
 
 /** Bug: the port's timer is at the legacy timeout itself, which fires one trigger earlier than the legacy timeout. */
-public class PortTimerAtLegacyTimeout extends FraudStateProcessor {
+class PortTimerAtLegacyTimeout extends FraudStateProcessor {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the port's timer is at the legacy timeout itself, which fires one trigger earlier than the legacy timeout";
 

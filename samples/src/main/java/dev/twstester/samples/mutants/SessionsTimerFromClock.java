@@ -9,7 +9,7 @@ import dev.twstester.samples.sessions.Session;
 import dev.twstester.samples.sessions.UserSessions;
 
 /** Bug: the session's event-time timer is computed from the batch's processing time instead of the last view. */
-public class SessionsTimerFromClock extends UserSessions {
+class SessionsTimerFromClock extends UserSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the session's event-time timer is computed from the batch's processing time instead of the last view";
 

@@ -6,7 +6,7 @@ import dev.twstester.samples.sessions.Session;
 import dev.twstester.samples.sessions.UserSessions;
 
 /** Bug: each batch of views registers the session's timer without deleting the one before. */
-public class SessionsTimersPiledUp extends UserSessions {
+class SessionsTimersPiledUp extends UserSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "each batch of views registers the session's timer without deleting the one before";
 

@@ -12,7 +12,7 @@ import dev.twstester.samples.ttl.TtlSessions;
 import scala.collection.Iterator;
 
 /** Bug: clicks are counted as the pages still listed, whose TTL a later click does not refresh. */
-public class TtlClicksFromPageList extends TtlSessions {
+class TtlClicksFromPageList extends TtlSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "clicks are counted as the pages still listed, whose TTL a later click does not refresh";
 

@@ -10,7 +10,7 @@ import org.apache.spark.sql.streaming.TimeMode;
 import dev.twstester.samples.ttl.TtlSessions;
 
 /** Bug: the click count's TTL is the idle gap (20 min), so it expires in the very batch the close fires. */
-public class TtlEqualsIdleGap extends TtlSessions {
+class TtlEqualsIdleGap extends TtlSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the click count's TTL is the idle gap (20 min), so it expires in the very batch the close fires";
 

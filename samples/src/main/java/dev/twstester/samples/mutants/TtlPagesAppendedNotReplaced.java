@@ -12,7 +12,7 @@ import dev.twstester.samples.ttl.TtlSessions;
 import scala.collection.Iterator;
 
 /** Bug: the page list is read, extended and written back with appendList instead of put, doubling it. */
-public class TtlPagesAppendedNotReplaced extends TtlSessions {
+class TtlPagesAppendedNotReplaced extends TtlSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the page list is read, extended and written back with appendList instead of put, doubling it";
 

@@ -3,7 +3,7 @@ package dev.twstester.samples.mutants;
 import dev.twstester.samples.ttl.TtlSessions;
 
 /** Bug: the close timer clears the click count but not the page list. */
-public class TtlPagesNotClearedOnClose extends TtlSessions {
+class TtlPagesNotClearedOnClose extends TtlSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the close timer clears the click count but not the page list";
 

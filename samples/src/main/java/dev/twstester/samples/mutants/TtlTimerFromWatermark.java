@@ -8,7 +8,7 @@ import org.apache.spark.sql.streaming.TimerValues;
 import dev.twstester.samples.ttl.TtlSessions;
 
 /** Bug: the processing-time close timer is set from the watermark (event time), which is 0 in this mode. */
-public class TtlTimerFromWatermark extends TtlSessions {
+class TtlTimerFromWatermark extends TtlSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "the processing-time close timer is set from the watermark (event time), which is 0 in this mode";
 

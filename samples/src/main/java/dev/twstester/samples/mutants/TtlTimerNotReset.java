@@ -5,7 +5,7 @@ import org.apache.spark.sql.streaming.TimerValues;
 import dev.twstester.samples.ttl.TtlSessions;
 
 /** Bug: each batch of clicks registers a close timer without deleting the pending one. */
-public class TtlTimerNotReset extends TtlSessions {
+class TtlTimerNotReset extends TtlSessions {
     private static final long serialVersionUID = 1L;
     static final String BUG = "each batch of clicks registers a close timer without deleting the pending one";
 
