@@ -4,6 +4,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -38,12 +39,17 @@ public class CartWatch extends StatefulProcessor<String, CartEvent, CartAlert> {
     /** {@code withWatermark("ts", "10 minutes")}. */
     public static final Duration WATERMARK_DELAY = Duration.ofMinutes(10);
 
-    private transient ListState<String> items;
-    private transient ValueState<Long> lastSeen;
+    protected transient ListState<String> items;
+    protected transient ValueState<Long> lastSeen;
 
     /** The streaming query: {@code events.withWatermark("ts", "10 minutes").groupByKey(userId).transformWithState(...)}. */
     public static TwsQuery<String, CartEvent, CartAlert> query() {
-        return TwsQuery.builder(CartWatch::new)
+        return query(CartWatch::new);
+    }
+
+    /** The same query running another version of the processor (a subclass, such as a refactoring of it). */
+    public static TwsQuery<String, CartEvent, CartAlert> query(Supplier<? extends CartWatch> version) {
+        return TwsQuery.builder(version)
                 .keyBy(CartEvent::getUserId, Encoders.STRING())
                 .input(Encoders.bean(CartEvent.class))
                 .output(Encoders.bean(CartAlert.class))
@@ -72,7 +78,7 @@ public class CartWatch extends StatefulProcessor<String, CartEvent, CartAlert> {
         return Iterator.empty();
     }
 
-    private void add(CartEvent e) {
+    protected void add(CartEvent e) {
         long eventMs = e.getTs().getTime();
         items.appendValue(e.getItem());
         if (lastSeen.exists()) {
@@ -84,7 +90,7 @@ public class CartWatch extends StatefulProcessor<String, CartEvent, CartAlert> {
         getHandle().registerTimer(eventMs + IDLE.toMillis());
     }
 
-    private void checkout() {
+    protected void checkout() {
         if (lastSeen.exists()) {
             getHandle().deleteTimer(lastSeen.get() + IDLE.toMillis());
         }

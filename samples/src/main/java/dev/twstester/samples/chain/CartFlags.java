@@ -37,8 +37,8 @@ public class CartFlags extends StatefulProcessor<String, CartEvent, AbandonedCar
     /** How long a cart may stay untouched (event time) before it is flagged. */
     public static final Duration IDLE = Duration.ofMinutes(30);
 
-    private transient ValueState<Integer> items;
-    private transient ValueState<Long> lastAdd;
+    protected transient ValueState<Integer> items;
+    protected transient ValueState<Long> lastAdd;
 
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
@@ -59,7 +59,7 @@ public class CartFlags extends StatefulProcessor<String, CartEvent, AbandonedCar
         return Iterator.empty();
     }
 
-    private void add(long eventMs) {
+    protected void add(long eventMs) {
         items.update(items.exists() ? items.get() + 1 : 1);
         long last = eventMs;
         if (lastAdd.exists()) {
@@ -70,7 +70,7 @@ public class CartFlags extends StatefulProcessor<String, CartEvent, AbandonedCar
         getHandle().registerTimer(last + IDLE.toMillis());
     }
 
-    private void clear() {
+    protected void clear() {
         if (lastAdd.exists()) {
             getHandle().deleteTimer(lastAdd.get() + IDLE.toMillis());
         }

@@ -3,6 +3,7 @@ package dev.twstester.samples.chain;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.OutputMode;
@@ -40,7 +41,13 @@ public final class ChainQueries {
      * {@link CartDigest} once the watermark passes the hour.
      */
     public static TwsQuery<String, CartEvent, CartDigest> abandonedCartDigest() {
-        return TwsQuery.builder(CartFlags::new)
+        return abandonedCartDigest(CartFlags::new, HourlyDigest::new);
+    }
+
+    /** The same query running other versions of its two processors (subclasses, such as refactorings of them). */
+    public static TwsQuery<String, CartEvent, CartDigest> abandonedCartDigest(Supplier<? extends CartFlags> flags,
+            Supplier<? extends HourlyDigest> digest) {
+        return TwsQuery.builder(flags)
                 .keyBy(CartEvent::getUserId, Encoders.STRING())
                 .input(Encoders.bean(CartEvent.class))
                 .output(Encoders.bean(AbandonedCart.class))
@@ -49,7 +56,7 @@ public final class ChainQueries {
                 .watermark("ts", WATERMARK_DELAY)
                 .outputEventTimeColumn("flaggedAt")
                 .build()
-                .then(TwsQuery.builder(HourlyDigest::new)
+                .then(TwsQuery.builder(digest)
                         .keyBy(ChainQueries::hourOf, Encoders.STRING())
                         .input(Encoders.bean(AbandonedCart.class))
                         .output(Encoders.bean(CartDigest.class))

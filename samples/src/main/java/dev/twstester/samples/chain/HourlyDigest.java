@@ -29,8 +29,8 @@ import scala.jdk.javaapi.CollectionConverters;
 public class HourlyDigest extends StatefulProcessor<String, AbandonedCart, CartDigest> {
     private static final long serialVersionUID = 1L;
 
-    private transient ValueState<Long> carts;
-    private transient ValueState<Long> items;
+    protected transient ValueState<Long> carts;
+    protected transient ValueState<Long> items;
 
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
@@ -45,8 +45,13 @@ public class HourlyDigest extends StatefulProcessor<String, AbandonedCart, CartD
             carts.update(carts.exists() ? carts.get() + 1 : 1L);
             items.update((items.exists() ? items.get() : 0L) + cart.getItemCount());
         }
-        getHandle().registerTimer(Instant.parse(hour).plus(Duration.ofHours(1)).toEpochMilli());
+        getHandle().registerTimer(digestTimeOf(hour));
         return Iterator.empty();
+    }
+
+    /** When the digest of {@code hour} (its start, ISO-8601) is due: the hour's end, in epoch ms. */
+    protected long digestTimeOf(String hour) {
+        return Instant.parse(hour).plus(Duration.ofHours(1)).toEpochMilli();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.twstester.samples.counts;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.OutputMode;
@@ -24,11 +25,16 @@ import scala.jdk.javaapi.CollectionConverters;
 public class RunningCount extends StatefulProcessor<String, String, Tuple2<String, Long>> {
     private static final long serialVersionUID = 1L;
 
-    private transient ValueState<Long> count;
+    protected transient ValueState<Long> count;
 
     /** {@code words.groupByKey(w -> w, STRING).transformWithState(new RunningCount(), None, Update, tuple(STRING, LONG))}. */
     public static TwsQuery<String, String, Tuple2<String, Long>> query() {
-        return TwsQuery.builder(RunningCount::new)
+        return query(RunningCount::new);
+    }
+
+    /** The same query running another version of the processor (a subclass, such as a refactoring of it). */
+    public static TwsQuery<String, String, Tuple2<String, Long>> query(Supplier<? extends RunningCount> version) {
+        return TwsQuery.builder(version)
                 .keyBy(word -> word, Encoders.STRING())
                 .input(Encoders.STRING())
                 .output(Encoders.tuple(Encoders.STRING(), Encoders.LONG()))

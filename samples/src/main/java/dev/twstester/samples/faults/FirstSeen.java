@@ -66,7 +66,7 @@ public final class FirstSeen {
     /** The fix: per-user data in state, keyed by the implicit grouping key. */
     public static class Fixed extends StatefulProcessor<String, String, String> {
         private static final long serialVersionUID = 1L;
-        private transient MapState<String, Boolean> seen;
+        protected transient MapState<String, Boolean> seen;
 
         @Override
         public void init(OutputMode outputMode, TimeMode timeMode) {

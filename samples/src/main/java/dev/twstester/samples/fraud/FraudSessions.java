@@ -3,6 +3,7 @@ package dev.twstester.samples.fraud;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -40,11 +41,11 @@ public class FraudSessions extends StatefulProcessor<String, Payment, FraudAlert
     public static final int DEFAULT_MAX_MERCHANTS = 3;
     public static final Duration DEFAULT_SESSION_GAP = Duration.ofMinutes(10);
 
-    private final long limitCents;
-    private final int maxMerchants;
-    private final long sessionGapMs;
+    protected final long limitCents;
+    protected final int maxMerchants;
+    protected final long sessionGapMs;
 
-    private transient MapState<String, Long> spendByMerchant;
+    protected transient MapState<String, Long> spendByMerchant;
 
     public FraudSessions() {
         this(DEFAULT_LIMIT_CENTS, DEFAULT_MAX_MERCHANTS, DEFAULT_SESSION_GAP);
@@ -63,7 +64,12 @@ public class FraudSessions extends StatefulProcessor<String, Payment, FraudAlert
 
     /** {@code payments.groupByKey(cardId).transformWithState(new FraudSessions(...), ProcessingTime, Update, bean(FraudAlert))}. */
     public static TwsQuery<String, Payment, FraudAlert> query(long limitCents, int maxMerchants, Duration sessionGap) {
-        return TwsQuery.builder(() -> new FraudSessions(limitCents, maxMerchants, sessionGap))
+        return query(() -> new FraudSessions(limitCents, maxMerchants, sessionGap));
+    }
+
+    /** The same query running another version of the processor (a subclass, such as a refactoring of it). */
+    public static TwsQuery<String, Payment, FraudAlert> query(Supplier<? extends FraudSessions> version) {
+        return TwsQuery.builder(version)
                 .keyBy(Payment::getCardId, Encoders.STRING())
                 .input(Encoders.bean(Payment.class))
                 .output(Encoders.bean(FraudAlert.class))
@@ -87,7 +93,7 @@ public class FraudSessions extends StatefulProcessor<String, Payment, FraudAlert
             long before = newMerchant ? 0L : spendByMerchant.getValue(p.getMerchant());
             long after = before + p.getAmountCents();
             spendByMerchant.updateValue(p.getMerchant(), after);
-            if (before <= limitCents && after > limitCents) {
+            if (crossesLimit(before, after)) {
                 alerts.add(new FraudAlert(cardId, FraudAlert.MERCHANT_LIMIT, List.of(p.getMerchant()), after));
             }
             if (newMerchant) {
@@ -104,7 +110,12 @@ public class FraudSessions extends StatefulProcessor<String, Payment, FraudAlert
         return CollectionConverters.asScala(alerts.iterator());
     }
 
-    private void restartSessionTimer(long expiry) {
+    /** Whether a merchant's session spend going from {@code before} to {@code after} cents crosses the limit. */
+    protected boolean crossesLimit(long before, long after) {
+        return before <= limitCents && after > limitCents;
+    }
+
+    protected void restartSessionTimer(long expiry) {
         List<Long> existing = new ArrayList<>();
         getHandle().listTimers().foreach(t -> existing.add((Long) t));
         existing.forEach(getHandle()::deleteTimer);

@@ -41,7 +41,12 @@ public class FraudStateMachine implements MapGroupsWithStateFunction<String, Pay
      * bean(CardState), bean(CardStatus), ProcessingTimeTimeout())}.
      */
     public static TwsQuery<String, Payment, CardStatus> query() {
-        return TwsQuery.mapGroupsWithState(new FraudStateMachine(), Encoders.bean(CardState.class),
+        return query(new FraudStateMachine());
+    }
+
+    /** The same query running another version of the function (a subclass, such as a refactoring of it). */
+    public static TwsQuery<String, Payment, CardStatus> query(FraudStateMachine version) {
+        return TwsQuery.mapGroupsWithState(version, Encoders.bean(CardState.class),
                         GroupStateTimeout.ProcessingTimeTimeout())
                 .keyBy(Payment::getCardId, Encoders.STRING())
                 .input(Encoders.bean(Payment.class))

@@ -61,7 +61,7 @@ public class FraudStateProcessor extends StatefulProcessorWithInitialState<Strin
     }
 
     /** The query of another version of the port (the sample's tests try a wrong one). */
-    static TwsQuery<String, Payment, CardStatus> query(Supplier<? extends FraudStateProcessor> port) {
+    public static TwsQuery<String, Payment, CardStatus> query(Supplier<? extends FraudStateProcessor> port) {
         return builder(port).build();
     }
 

@@ -3,6 +3,7 @@ package dev.twstester.samples.sessions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -31,12 +32,17 @@ public class BounceAlerts extends StatefulProcessor<String, Session, PageAlert> 
     public static final Duration HOUR = Duration.ofHours(1);
     public static final int MIN_SESSIONS = 3;
 
-    private transient ValueState<Long> sessions;
-    private transient ValueState<Long> bounces;
+    protected transient ValueState<Long> sessions;
+    protected transient ValueState<Long> bounces;
 
     /** {@code sessions.groupByKey(landingPage).transformWithState(new BounceAlerts(), EventTime, Update)}, after another operator. */
     public static TwsQuery.Builder<String, Session, PageAlert> downstream() {
-        return TwsQuery.builder(BounceAlerts::new)
+        return downstream(BounceAlerts::new);
+    }
+
+    /** The same operator running another version of the processor (a subclass, such as a refactoring of it). */
+    public static TwsQuery.Builder<String, Session, PageAlert> downstream(Supplier<? extends BounceAlerts> version) {
+        return TwsQuery.builder(version)
                 .keyBy(Session::getLandingPage, Encoders.STRING())
                 .input(Encoders.bean(Session.class))
                 .output(Encoders.bean(PageAlert.class))
@@ -67,13 +73,18 @@ public class BounceAlerts extends StatefulProcessor<String, Session, PageAlert> 
         return Iterator.empty();
     }
 
+    /** Whether an hour of {@code n} sessions, {@code b} of them bounced, raises an alert: at least 3, half bounced. */
+    protected boolean raisesAlert(long n, long b) {
+        return n >= MIN_SESSIONS && 2 * b >= n;
+    }
+
     @Override
     public Iterator<PageAlert> handleExpiredTimer(String page, TimerValues timerValues, ExpiredTimerInfo timer) {
         long n = sessions.get();
         long b = bounces.get();
         sessions.clear();
         bounces.clear();
-        if (n < MIN_SESSIONS || 2 * b < n) {
+        if (!raisesAlert(n, b)) {
             return Iterator.empty();
         }
         PageAlert alert = new PageAlert(page, n, b, Instant.ofEpochMilli(timer.getExpiryTimeInMs()));

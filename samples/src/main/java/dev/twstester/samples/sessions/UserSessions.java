@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -40,14 +41,19 @@ public class UserSessions extends StatefulProcessor<String, PageView, Session> {
     /** How late a view may arrive: the watermark delay on {@code ts}. */
     public static final Duration LATENESS = Duration.ofMinutes(5);
 
-    private transient ValueState<Session> open;
+    protected transient ValueState<Session> open;
 
     /**
      * {@code views.withWatermark("ts", "5 minutes").groupByKey(user).transformWithState(new UserSessions(),
      * EventTime, Update, "closedAt")}.
      */
     public static TwsQuery<String, PageView, Session> query() {
-        return TwsQuery.builder(UserSessions::new)
+        return query(UserSessions::new);
+    }
+
+    /** The same query running another version of the processor (a subclass, such as a refactoring of it). */
+    public static TwsQuery<String, PageView, Session> query(Supplier<? extends UserSessions> version) {
+        return TwsQuery.builder(version)
                 .keyBy(PageView::getUser, Encoders.STRING())
                 .input(Encoders.bean(PageView.class))
                 .output(Encoders.bean(Session.class))
@@ -82,12 +88,17 @@ public class UserSessions extends StatefulProcessor<String, PageView, Session> {
                 s.setEnd(v.getTs());
             }
         }
+        moveTimer(s, timerValues);
+        open.update(s);
+        return Iterator.empty();
+    }
+
+    /** Moves the user's one timer to the session's last view plus {@link #GAP}. */
+    protected void moveTimer(Session s, TimerValues timerValues) {
         List<Long> timers = new ArrayList<>();
         getHandle().listTimers().foreach(t -> timers.add((Long) t));
         timers.forEach(getHandle()::deleteTimer);
         getHandle().registerTimer(s.getEnd().getTime() + GAP.toMillis());
-        open.update(s);
-        return Iterator.empty();
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
@@ -39,10 +40,10 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
     public static final Duration TTL = Duration.ofMinutes(30);
     public static final Duration DEFAULT_IDLE_GAP = Duration.ofMinutes(20);
 
-    private final long idleGapMs;
+    protected final long idleGapMs;
 
-    private transient ValueState<Long> clicks;
-    private transient ListState<String> pages;
+    protected transient ValueState<Long> clicks;
+    protected transient ListState<String> pages;
 
     public TtlSessions() {
         this(DEFAULT_IDLE_GAP);
@@ -59,7 +60,12 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
 
     /** {@code clicks.groupByKey(user).transformWithState(new TtlSessions(idleGap), ProcessingTime, Update, bean(SessionClosed))}. */
     public static TwsQuery<String, Click, SessionClosed> query(Duration idleGap) {
-        return TwsQuery.builder(() -> new TtlSessions(idleGap))
+        return query(() -> new TtlSessions(idleGap));
+    }
+
+    /** The same query running another version of the processor (a subclass, such as a refactoring of it). */
+    public static TwsQuery<String, Click, SessionClosed> query(Supplier<? extends TtlSessions> version) {
+        return TwsQuery.builder(version)
                 .keyBy(Click::getUser, Encoders.STRING())
                 .input(Encoders.bean(Click.class))
                 .output(Encoders.bean(SessionClosed.class))
@@ -82,11 +88,16 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
             n++;
         }
         clicks.update(n);
+        restartCloseTimer(timerValues);
+        return Iterator.empty();
+    }
+
+    /** Replaces the user's close timer by one {@code idleGap} after the batch's processing time. */
+    protected void restartCloseTimer(TimerValues timerValues) {
         List<Long> existing = new ArrayList<>();
         getHandle().listTimers().foreach(t -> existing.add((Long) t));
         existing.forEach(getHandle()::deleteTimer);
         getHandle().registerTimer(timerValues.getCurrentProcessingTimeInMs() + idleGapMs);
-        return Iterator.empty();
     }
 
     @Override
@@ -94,9 +105,14 @@ public class TtlSessions extends StatefulProcessor<String, Click, SessionClosed>
         List<String> recent = new ArrayList<>();
         pages.get().foreach(recent::add);
         long n = clicks.exists() ? clicks.get() : 0L;
-        clicks.clear();
-        pages.clear();
+        clearSession();
         SessionClosed closed = new SessionClosed(user, n, recent, Instant.ofEpochMilli(timer.getExpiryTimeInMs()));
         return CollectionConverters.asScala(List.of(closed).iterator());
+    }
+
+    /** Forgets the closed session: its click count and pages. */
+    protected void clearSession() {
+        clicks.clear();
+        pages.clear();
     }
 }
