@@ -1,5 +1,6 @@
 package dev.twstester.samples.mutants;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 
@@ -20,19 +21,26 @@ import dev.twstester.property.Property;
  * @param setup what the mode sets on a property
  */
 public record GenerationMode(String name, UnaryOperator<Property> setup) {
-    /** Today's generation: each try an independent scenario from its own seed. */
-    public static final GenerationMode UNIFORM = new GenerationMode("uniform", p -> p);
+    /** Uniform random generation: each try an independent scenario from its own seed. */
+    public static final GenerationMode UNIFORM = new GenerationMode("uniform", Property::uniform);
+    /**
+     * Feedback-directed generation: tries derived from earlier tries that reached new coverage
+     * ({@link Property#feedback()}).
+     */
+    public static final GenerationMode FEEDBACK = new GenerationMode("feedback", Property::feedback);
 
     public GenerationMode {
         Objects.requireNonNull(name, "name must not be null");
         Objects.requireNonNull(setup, "setup must not be null");
     }
 
-    /** The mode called {@code name}: "uniform" (the only one today). */
+    /** The mode called {@code name}: "uniform" or "feedback". */
     public static GenerationMode named(String name) {
-        if (UNIFORM.name().equals(name)) {
-            return UNIFORM;
+        for (GenerationMode mode : List.of(UNIFORM, FEEDBACK)) {
+            if (mode.name().equals(name)) {
+                return mode;
+            }
         }
-        throw new IllegalArgumentException("unknown generation mode \"" + name + "\"; known: " + UNIFORM.name());
+        throw new IllegalArgumentException("unknown generation mode \"" + name + "\"; known: uniform, feedback");
     }
 }

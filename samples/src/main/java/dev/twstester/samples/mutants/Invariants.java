@@ -2,6 +2,7 @@ package dev.twstester.samples.mutants;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
@@ -27,12 +28,13 @@ public final class Invariants {
             ScenarioGenerator generator, EventFactory<I> events, List<Invariant<K, I, O>> invariants) {
         List<Invariant<K, I, O>> all = List.copyOf(invariants);
         return new UserProperty<>(name, generator, events, correct,
-                (candidate, scenario) -> check(candidate, scenario, events, all));
+                (candidate, scenario, simulators) -> check(candidate, scenario, simulators, events, all));
     }
 
     private static <K, I, O> Optional<String> check(TwsQuery<K, I, O> candidate, GenScenario scenario,
-            EventFactory<I> events, List<Invariant<K, I, O>> invariants) {
-        TwsSimulator<K, I, O> sim = new TwsSimulator<>(scenario.applyTo(candidate));
+            Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators, EventFactory<I> events,
+            List<Invariant<K, I, O>> invariants) {
+        TwsSimulator<K, I, O> sim = simulators.apply(candidate);
         RunResult<K, I, O> run;
         try {
             run = sim.run(scenario.toScenario(events));

@@ -1,6 +1,7 @@
 package dev.twstester.samples.mutants;
 
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.twstester.RunComparison;
 import dev.twstester.RunDifference;
@@ -47,13 +48,14 @@ public final class Migration {
     public static <K, I, O> UserProperty<K, I, O> property(String name, TwsQuery<K, I, O> old, TwsQuery<K, I, O> correct,
             ScenarioGenerator generator, EventFactory<I> events, boolean compareState) {
         return new UserProperty<>(name, generator, events, correct,
-                (candidate, scenario) -> compare(old, candidate, scenario, events, compareState));
+                (candidate, scenario, simulators) -> compare(old, candidate, scenario, simulators, events, compareState));
     }
 
     private static <K, I, O> Optional<String> compare(TwsQuery<K, I, O> old, TwsQuery<K, I, O> candidate,
-            GenScenario scenario, EventFactory<I> events, boolean compareState) {
+            GenScenario scenario, Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators, EventFactory<I> events,
+            boolean compareState) {
         TwsSimulator<K, I, O> before = new TwsSimulator<>(scenario.applyTo(old));
-        TwsSimulator<K, I, O> after = new TwsSimulator<>(scenario.applyTo(candidate));
+        TwsSimulator<K, I, O> after = simulators.apply(candidate);
         RunResult<K, I, O> oldRun = before.run(scenario.toScenario(events));
         RunResult<K, I, O> newRun;
         try {

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import dev.twstester.TwsQuery;
 import dev.twstester.property.GenScenario;
+import dev.twstester.property.PropertyTry;
 
 /**
  * A seeded bug: a query running a mutant of a sample processor, with the property of that
@@ -33,5 +34,10 @@ public record Mutant<K, I, O>(String name, String bug, TwsQuery<K, I, O> query, 
     /** Empty when the mutant keeps the property on {@code scenario}; else the property's failure. */
     public Optional<String> check(GenScenario scenario) {
         return property.check(query, scenario);
+    }
+
+    /** {@link #check(GenScenario)} on a try of the property engine, which records what the run did. */
+    public Optional<String> check(PropertyTry t) {
+        return property.check(query, t);
     }
 }

@@ -57,7 +57,7 @@ public final class MutantBench {
     public static int triesToFind(Mutant<?, ?, ?> mutant, GenerationMode mode, long baseSeed, int cap) {
         Property property = quietly(() -> mode.setup().apply(mutant.property().property()))
                 .seed(baseSeed).tries(cap).shrinker(Shrinker.create().maxAttempts(0));
-        PropertyResult result = property.check(mutant::check);
+        PropertyResult result = property.checkTries(mutant::check);
         result.failure().ifPresent(f -> {
             Optional<String> correctFails = correctCheck(mutant.property(), f.original());
             if (correctFails.isPresent()) {

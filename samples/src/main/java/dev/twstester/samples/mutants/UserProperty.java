@@ -2,13 +2,15 @@ package dev.twstester.samples.mutants;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 
 import dev.twstester.TwsQuery;
 import dev.twstester.property.EventFactory;
 import dev.twstester.property.GenScenario;
 import dev.twstester.property.Property;
+import dev.twstester.property.PropertyTry;
 import dev.twstester.property.ScenarioGenerator;
+import dev.twstester.sim.TwsSimulator;
 
 /**
  * The property a user writes for one sample processor: the generator they would configure from its
@@ -32,7 +34,7 @@ import dev.twstester.property.ScenarioGenerator;
  * @param <O>       the query's outputs
  */
 public record UserProperty<K, I, O>(String name, ScenarioGenerator generator, EventFactory<I> events,
-        TwsQuery<K, I, O> correct, BiFunction<TwsQuery<K, I, O>, GenScenario, Optional<String>> check) {
+        TwsQuery<K, I, O> correct, UserProperty.Check<K, I, O> check) {
     public UserProperty {
         Objects.requireNonNull(name, "name must not be null");
         Objects.requireNonNull(generator, "generator must not be null");
@@ -46,8 +48,25 @@ public record UserProperty<K, I, O>(String name, ScenarioGenerator generator, Ev
         return Property.forAll(generator);
     }
 
+    /**
+     * The check of a version on a scenario: empty when {@code candidate} keeps the property, else what
+     * broke. {@code simulators} makes the simulator of the version under test as the scenario asks,
+     * with the try's coverage recorder when the property engine runs it (the feedback-directed
+     * generation steers by what it records).
+     */
+    @FunctionalInterface
+    public interface Check<K, I, O> {
+        Optional<String> apply(TwsQuery<K, I, O> candidate, GenScenario scenario,
+                Function<TwsQuery<K, I, O>, TwsSimulator<K, I, O>> simulators);
+    }
+
     /** Empty when {@code candidate} keeps the property on {@code scenario}, else what broke. */
     public Optional<String> check(TwsQuery<K, I, O> candidate, GenScenario scenario) {
-        return check.apply(candidate, scenario);
+        return check.apply(candidate, scenario, q -> new TwsSimulator<>(scenario.applyTo(q)));
+    }
+
+    /** {@link #check(TwsQuery, GenScenario)} on a try of the property engine, which records what the run did. */
+    public Optional<String> check(TwsQuery<K, I, O> candidate, PropertyTry t) {
+        return check.apply(candidate, t.scenario(), t::simulator);
     }
 }
