@@ -1,0 +1,38 @@
+package com.example.sessions
+
+import dev.twstester.RunComparison
+import dev.twstester.scaladsl.{ScalaScenario, ScalaSimulator}
+import dev.twstester.spark.LiveRunner
+import com.example.sessions.SessionsQuery.{at, query}
+
+/** munit: the simulator and its state, then a restart on the simulator and on live Spark. */
+class SessionsSuite extends munit.FunSuite {
+  test("each user has a session of its own") {
+    val sim = ScalaSimulator.of(query)
+    sim.runBatchAt(at(0), Seq(PageView("ana", "/home", at(0), None)))
+    sim.runBatchAt(at(5), Seq(PageView("bob", "/shop", at(5), Some("ad"))))
+
+    assertEquals(sim.state.keys, Seq("ana", "bob"))
+    assertEquals(sim.state.value[Visit]("visit", "bob"), Some(Visit(at(5).toEpochMilli, Some("ad"))))
+    assertEquals(sim.state.timers("bob"), Seq(at(1805)))
+
+    val run = sim.setProcessingTime(at(1802))
+    assertEquals(run.outputs, Seq(Session("ana", Seq("/home"), None, Map("/home" -> 1))))
+    assertEquals(sim.state.keys, Seq("bob"))
+  }
+
+  test("a session survives a restart, on the simulator as on live Spark") {
+    val scenario = ScalaScenario.builder[PageView]
+      .batchAt(at(0), Seq(PageView("ana", "/home", at(0), Some("ad"))))
+      .restart
+      .batchAt(at(40), Seq(PageView("ana", "/cart", at(40), None)))
+      .tick(at(1800))
+      .build
+
+    val simulated = ScalaSimulator.of(query).run(scenario)
+    val live = LiveRunner.of(query).run(scenario)
+
+    RunComparison.simulatorVsSpark().assertSame(simulated.result, live)
+    assertEquals(simulated.outputs, Seq(Session("ana", Seq("/home", "/cart"), Some("ad"), Map("/home" -> 1, "/cart" -> 1))))
+  }
+}
