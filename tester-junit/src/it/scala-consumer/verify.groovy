@@ -4,14 +4,14 @@
 def log = new File(basedir, 'build.log').text.replaceAll('\u001B\\[[0-9;]*m', '')
 def problems = []
 def expected = ['com.example.sessions.SessionsSpec': 3, 'com.example.sessions.SessionsAgainstSparkSpec': 1,
-                'com.example.sessions.SessionsSuite': 2]
+                'com.example.sessions.SessionsSuite': 3]
 expected.each { suite, count ->
     if (!(log =~ /Tests run: ${count}, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: [^\n]* -- in ${suite}\b/)) {
         problems << "${suite} did not pass ${count} tests"
     }
 }
-if (!log.contains('Tests run: 6, Failures: 0, Errors: 0, Skipped: 0')) {
-    problems << 'the surefire summary is not 6 tests, all passed'
+if (!log.contains('Tests run: 7, Failures: 0, Errors: 0, Skipped: 0')) {
+    problems << 'the surefire summary is not 7 tests, all passed'
 }
 def sparkVersion = (new File(basedir, 'pom.xml').text =~ /<spark\.version>([^<]+)</)[0][1]
 def sparkParent = new File(localRepositoryPath, "org/apache/spark/spark-parent_2.13/${sparkVersion}/spark-parent_2.13-${sparkVersion}.pom")
@@ -35,6 +35,6 @@ if (deployed) {
 if (problems) {
     throw new AssertionError('Scala consumer project: ' + problems.join('; ') + ' (see ' + new File(basedir, 'build.log') + ')')
 }
-println "Scala consumer project: 6 tests (ScalaTest 4, munit 2; 2 against live Spark) passed on Spark ${sparkVersion}" +
+println "Scala consumer project: 7 tests (ScalaTest 4, munit 3; 2 against live Spark) passed on Spark ${sparkVersion}" +
         " with Scala ${scalaVersion}" + (deployed ? ", with twstester resolved from ${deployed}" : '')
 return true

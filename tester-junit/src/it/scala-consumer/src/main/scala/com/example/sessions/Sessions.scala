@@ -49,11 +49,17 @@ class Sessions extends StatefulProcessor[String, PageView, Session] {
 
   override def handleExpiredTimer(user: String, timerValues: TimerValues,
       expiredTimerInfo: ExpiredTimerInfo): Iterator[Session] = {
-    val session = Session(user, pages.get().toList, visit.get().referrer, views.iterator().toMap)
+    // A stopped query or a late trigger can let the clock pass the visit's TTL before its timer fires: then the
+    // session expired unseen (the pages and views, written later, outlive the visit, so they are all there or not)
+    val session = if (visit.exists()) {
+      Iterator.single(Session(user, pages.get().toList, visit.get().referrer, views.iterator().toMap))
+    } else {
+      Iterator.empty
+    }
     visit.clear()
     pages.clear()
     views.clear()
-    Iterator.single(session)
+    session
   }
 }
 

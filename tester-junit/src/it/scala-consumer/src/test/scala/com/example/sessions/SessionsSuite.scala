@@ -1,11 +1,15 @@
 package com.example.sessions
 
+import java.time.Instant
+import java.util.Optional
+
 import dev.twstester.RunComparison
+import dev.twstester.property.{EventFactory, Property, ScenarioGenerator}
 import dev.twstester.scaladsl.{ScalaScenario, ScalaSimulator}
 import dev.twstester.spark.LiveRunner
 import com.example.sessions.SessionsQuery.{at, query}
 
-/** munit: the simulator and its state, then a restart on the simulator and on live Spark. */
+/** munit: the simulator and its state, a property on generated scenarios, and a restart on the simulator and on live Spark. */
 class SessionsSuite extends munit.FunSuite {
   test("each user has a session of its own") {
     val sim = ScalaSimulator.of(query)
@@ -34,5 +38,20 @@ class SessionsSuite extends munit.FunSuite {
 
     RunComparison.simulatorVsSpark().assertSame(simulated.result, live)
     assertEquals(simulated.outputs, Seq(Session("ana", Seq("/home", "/cart"), Some("ad"), Map("/home" -> 1, "/cart" -> 1))))
+  }
+
+  test("on generated scenarios, every session's views add up to its pages") {
+    val generator = ScenarioGenerator.create().keys("ana", "bob").variants("home", "cart")
+      .defaultsFrom(query).interestingDurations(Sessions.Length)
+    val views: EventFactory[PageView] = (user, ms, variant) =>
+      PageView(user, if (variant == 0) "/home" else "/cart", Instant.ofEpochMilli(ms), if (variant == 0) Some("ad") else None)
+    var ended = 0
+    Property.forAll(generator).tries(100).check { generated =>
+      val run = ScalaSimulator.of(generated.applyTo(query)).run(generated.toScenario(views))
+      ended += run.outputs.size
+      val wrong = run.outputs.filterNot(s => s.pages.nonEmpty && s.views.values.sum == s.pages.size)
+      if (wrong.isEmpty) Optional.empty[String]() else Optional.of(s"sessions whose views do not add up: $wrong")
+    }.assertPassed()
+    assert(ended > 0, "no generated scenario ended a session")
   }
 }
