@@ -37,27 +37,27 @@ public record ScalaRun<K, I, O>(RunResult<K, I, O> result) {
 
     /** Every batch's output rows, in order (see {@link RunResult#outputs()}). */
     public scala.collection.immutable.List<O> outputs() {
-        return Seqs.toScala(result.outputs());
+        return ScalaCollections.toScala(result.outputs());
     }
 
     /** Every batch's fired timers, in order (see {@link RunResult#firedTimers()}). */
     public scala.collection.immutable.List<FiredTimer<K>> firedTimers() {
-        return Seqs.toScala(result.firedTimers());
+        return ScalaCollections.toScala(result.firedTimers());
     }
 
     /** Every batch's rows dropped behind the watermark (see {@link RunResult#droppedLate()}). */
     public scala.collection.immutable.List<I> droppedLate() {
-        return Seqs.toScala(result.droppedLate());
+        return ScalaCollections.toScala(result.droppedLate());
     }
 
     /** The micro-batches that ran, in order. */
     public scala.collection.immutable.List<BatchResult<K, I, O>> batches() {
-        return Seqs.toScala(result.batches());
+        return ScalaCollections.toScala(result.batches());
     }
 
     /** The batches that failed (see {@link RunResult#failures()}). */
     public scala.collection.immutable.List<FailedBatch> failures() {
-        return Seqs.toScala(result.failures());
+        return ScalaCollections.toScala(result.failures());
     }
 
     /** The last batch; fails as {@link RunResult#lastBatch()} does when none ran. */

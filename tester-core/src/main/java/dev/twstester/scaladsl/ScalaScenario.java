@@ -30,19 +30,19 @@ public final class ScalaScenario<I> {
 
     /** A micro-batch of {@code rows}. */
     public ScalaScenario<I> batch(scala.collection.Seq<I> rows) {
-        steps.batch(Seqs.toJava(rows, "rows"));
+        steps.batch(ScalaCollections.toJava(rows, "rows"));
         return this;
     }
 
     /** A micro-batch of {@code rows} at processing time {@code at}. */
     public ScalaScenario<I> batchAt(Instant at, scala.collection.Seq<I> rows) {
-        steps.batchAt(at, Seqs.toJava(rows, "rows"));
+        steps.batchAt(at, ScalaCollections.toJava(rows, "rows"));
         return this;
     }
 
     /** Rows added to the source, for the next trigger. */
     public ScalaScenario<I> addData(scala.collection.Seq<I> rows) {
-        steps.addData(Seqs.toJava(rows, "rows"));
+        steps.addData(ScalaCollections.toJava(rows, "rows"));
         return this;
     }
 

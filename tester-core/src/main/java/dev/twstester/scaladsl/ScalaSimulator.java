@@ -52,22 +52,22 @@ public final class ScalaSimulator<K, I, O> {
 
     /** Runs {@code rows} as one micro-batch at the next trigger. */
     public ScalaRun<K, I, O> runBatch(scala.collection.Seq<I> rows) {
-        return ScalaRun.of(simulator.runBatch(Seqs.toJava(rows, "rows")));
+        return ScalaRun.of(simulator.runBatch(ScalaCollections.toJava(rows, "rows")));
     }
 
     /** Runs {@code rows} as one micro-batch at the trigger at processing time {@code time}. */
     public ScalaRun<K, I, O> runBatchAt(Instant time, scala.collection.Seq<I> rows) {
-        return ScalaRun.of(simulator.runBatchAt(time, Seqs.toJava(rows, "rows")));
+        return ScalaRun.of(simulator.runBatchAt(time, ScalaCollections.toJava(rows, "rows")));
     }
 
     /** Adds {@code rows} to the source; the trigger that reads them runs as {@link TwsSimulator#addData} says. */
     public ScalaRun<K, I, O> addData(scala.collection.Seq<I> rows) {
-        return ScalaRun.of(simulator.addData(Seqs.toJava(rows, "rows")));
+        return ScalaRun.of(simulator.addData(ScalaCollections.toJava(rows, "rows")));
     }
 
     /** A micro-batch holding only {@code key}'s rows, as Spark's {@code TwsTester.test}. */
     public ScalaRun<K, I, O> test(K key, scala.collection.Seq<I> rows) {
-        return ScalaRun.of(simulator.test(key, Seqs.toJava(rows, "rows")));
+        return ScalaRun.of(simulator.test(key, ScalaCollections.toJava(rows, "rows")));
     }
 
     /** Runs every step of {@code scenario} (build one with {@link ScalaScenario}). */
@@ -147,6 +147,6 @@ public final class ScalaSimulator<K, I, O> {
 
     /** Rows added to the source that no batch has read yet. */
     public scala.collection.immutable.List<I> waitingRows() {
-        return Seqs.toScala(simulator.waitingRows());
+        return ScalaCollections.toScala(simulator.waitingRows());
     }
 }

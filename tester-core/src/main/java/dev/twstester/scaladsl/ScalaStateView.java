@@ -31,12 +31,12 @@ public record ScalaStateView<K>(StateView<K> view) {
 
     /** Names of the state variables, in definition order. */
     public scala.collection.immutable.List<String> variableNames() {
-        return Seqs.toScala(java.util.List.copyOf(view.variableNames()));
+        return ScalaCollections.toScala(java.util.List.copyOf(view.variableNames()));
     }
 
     /** Keys with any state or timer, in Spark's key order. */
     public scala.collection.immutable.List<K> keys() {
-        return Seqs.toScala(view.keys());
+        return ScalaCollections.toScala(view.keys());
     }
 
     /** Whether {@code key} has any state or timer. */
@@ -51,22 +51,22 @@ public record ScalaStateView<K>(StateView<K> view) {
 
     /** ValueState {@code name} of {@code key}: {@code None} when unset or expired. */
     public <T> scala.Option<T> value(String name, K key) {
-        return Seqs.toScala(view.<T>value(name, key));
+        return ScalaCollections.toScala(view.<T>value(name, key));
     }
 
     /** ListState {@code name} of {@code key}, in append order. */
     public <T> scala.collection.immutable.List<T> list(String name, K key) {
-        return Seqs.toScala(view.<T>list(name, key));
+        return ScalaCollections.toScala(view.<T>list(name, key));
     }
 
     /** MapState {@code name} of {@code key}, in Spark's iteration order. */
     public <MK, MV> scala.collection.immutable.Map<MK, MV> map(String name, K key) {
-        return Seqs.toScala(view.<MK, MV>map(name, key));
+        return ScalaCollections.toScala(view.<MK, MV>map(name, key));
     }
 
     /** The timers of {@code key}, ascending. */
     public scala.collection.immutable.List<Instant> timers(K key) {
-        return Seqs.toScala(view.timers(key));
+        return ScalaCollections.toScala(view.timers(key));
     }
 
     /** Sets ValueState {@code name} of {@code key}. */
@@ -77,13 +77,13 @@ public record ScalaStateView<K>(StateView<K> view) {
 
     /** Replaces ListState {@code name} of {@code key}; {@code Seq()} clears it. */
     public <T> ScalaStateView<K> setList(String name, K key, scala.collection.Seq<T> values) {
-        view.setList(name, key, Seqs.toJava(values, "values"));
+        view.setList(name, key, ScalaCollections.toJava(values, "values"));
         return this;
     }
 
     /** Replaces MapState {@code name} of {@code key} with {@code entries}. */
     public <MK, MV> ScalaStateView<K> setMap(String name, K key, scala.collection.Map<MK, MV> entries) {
-        view.setMap(name, key, Seqs.toJava(entries, "entries"));
+        view.setMap(name, key, ScalaCollections.toJava(entries, "entries"));
         return this;
     }
 

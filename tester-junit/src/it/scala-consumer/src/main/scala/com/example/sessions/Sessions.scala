@@ -37,6 +37,11 @@ class Sessions extends StatefulProcessor[String, PageView, Session] {
     val now = timerValues.getCurrentProcessingTimeInMs()
     rows.toSeq.sortBy(_.ts).foreach { view =>
       if (!visit.exists()) {
+        // What an expired session left (list elements and map entries expire one by one, as Spark's TTL does)
+        // and its timer do not belong to this one
+        getHandle.listTimers().toList.foreach(getHandle.deleteTimer)
+        pages.clear()
+        views.clear()
         visit.update(Visit(now, view.referrer))
         getHandle.registerTimer(now + Sessions.Length.toMillis)
       }

@@ -46,7 +46,9 @@ class SessionsSuite extends munit.FunSuite {
     val views: EventFactory[PageView] = (user, ms, variant) =>
       PageView(user, if (variant == 0) "/home" else "/cart", Instant.ofEpochMilli(ms), if (variant == 0) Some("ad") else None)
     var ended = 0
-    Property.forAll(generator).tries(100).check { generated =>
+    // this base seed's try 91 found views outliving their pages: a session that expired (TTL) before its timer
+    // fired left map entries, refreshed by later views, behind the list elements that had expired one by one
+    Property.forAll(generator).seed(4055636342631591819L).tries(100).check { generated =>
       val run = ScalaSimulator.of(generated.applyTo(query)).run(generated.toScenario(views))
       ended += run.outputs.size
       val wrong = run.outputs.filterNot(s => s.pages.nonEmpty && s.views.values.sum == s.pages.size)

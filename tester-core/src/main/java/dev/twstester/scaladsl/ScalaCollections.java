@@ -13,8 +13,8 @@ import scala.jdk.javaapi.CollectionConverters;
 import scala.jdk.javaapi.OptionConverters;
 
 /** Conversions between the simulator's Java shapes and Scala's immutable collections. */
-final class Seqs {
-    private Seqs() {
+final class ScalaCollections {
+    private ScalaCollections() {
     }
 
     /** An immutable Scala {@code List} of {@code list}'s elements, in order. */
