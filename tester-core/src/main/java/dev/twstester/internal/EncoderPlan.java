@@ -16,6 +16,8 @@ import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructType;
 
+import dev.twstester.internal.JavaValues.BigNumber;
+
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -103,10 +105,10 @@ final class EncoderPlan {
             return new JavaValues.Atom(AtomLayout.of(enc.dataType()), atom, k.startsWith("Primitive"));
         }
         if (k.equals("JavaBigIntEncoder$")) {
-            return new JavaValues.BigNumber(new DecimalLayout((DecimalType) enc.dataType()), true);
+            return new BigNumber(new DecimalLayout((DecimalType) enc.dataType()), BigNumber.Kind.JAVA_INTEGER);
         }
         if (k.equals("ScalaBigIntEncoder$")) {
-            return new ScalaValues.BigNumber(new DecimalLayout((DecimalType) enc.dataType()), true);
+            return new BigNumber(new DecimalLayout((DecimalType) enc.dataType()), BigNumber.Kind.SCALA_INT);
         }
         if (enc.lenientSerialization() && !(enc instanceof AgnosticEncoders.IterableEncoder<?, ?>)) {
             throw new Uncovered(where, enc, "lenient serialization");
@@ -124,7 +126,7 @@ final class EncoderPlan {
             return new JavaValues.Atom(AtomLayout.of(enc.dataType()), ExternalAtom.LOCAL_DATE, false);
         }
         if (enc instanceof AgnosticEncoders.JavaDecimalEncoder d) {
-            return new JavaValues.BigNumber(new DecimalLayout(d.dt()), false);
+            return new BigNumber(new DecimalLayout(d.dt()), BigNumber.Kind.JAVA_DECIMAL);
         }
         if (enc instanceof AgnosticEncoders.JavaEnumEncoder<?> e) {
             return new JavaValues.EnumName(AtomLayout.of(enc.dataType()), e.clsTag().runtimeClass());
@@ -135,7 +137,7 @@ final class EncoderPlan {
     /** Scala's leaves and {@code Option}. */
     private static JavaValues<?> scala(AgnosticEncoder<?> enc, String where) {
         if (enc instanceof AgnosticEncoders.ScalaDecimalEncoder d) {
-            return new ScalaValues.BigNumber(new DecimalLayout(d.dt()), false);
+            return new BigNumber(new DecimalLayout(d.dt()), BigNumber.Kind.SCALA_DECIMAL);
         }
         if (enc instanceof AgnosticEncoders.ScalaEnumEncoder<?, ?> e) {
             try {
@@ -150,7 +152,7 @@ final class EncoderPlan {
         return nested(enc, where);
     }
 
-    /** A Scala collection class of {@code scala.collection.immutable}, or {@code scala.collection}'s own {@code Seq}, {@code Set}, {@code Map}. */
+    /** A class of {@code scala.collection.immutable}, or {@code scala.collection}'s own {@code Seq}, {@code Set} or {@code Map}. */
     private static boolean immutable(Class<?> cls) {
         return cls.getName().startsWith("scala.collection.immutable.") || cls == scala.collection.Seq.class
                 || cls == scala.collection.Set.class || cls == scala.collection.Map.class;
@@ -181,8 +183,8 @@ final class EncoderPlan {
             if (it.lenientSerialization()) {
                 throw new Uncovered(where, enc, "lenient serialization");
             }
-            boolean scalaCollection = (scala.collection.Seq.class.isAssignableFrom(cls) || scala.collection.Set.class.isAssignableFrom(cls))
-                    && immutable(cls) && !scala.collection.immutable.ArraySeq.class.isAssignableFrom(cls);
+            boolean scalaCollection = immutable(cls) && !scala.collection.immutable.ArraySeq.class.isAssignableFrom(cls)
+                    && (scala.collection.Seq.class.isAssignableFrom(cls) || scala.collection.Set.class.isAssignableFrom(cls));
             if (cls != List.class && cls != ArrayList.class && !scalaCollection) {
                 throw new Uncovered(where, enc, cls.getName()
                         + "; java.util.List and Scala's immutable Seq, List, Vector and Set (not ArraySeq) are native");

@@ -3,7 +3,6 @@ package dev.twstester.internal;
 import java.lang.reflect.Method;
 
 import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
-import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.unsafe.types.UTF8String;
 
 import scala.Option;
@@ -12,8 +11,8 @@ import scala.Some;
 /**
  * The Scala leaves and wrappers of an encoder ({@link EncoderPlan}): {@code Option} at any level (Spark's
  * {@code UnwrapOption} / {@code WrapOption}), enumeration values ({@code toString} / {@code withName}) and
- * {@code scala.math.BigDecimal} / {@code BigInt} as decimals ({@code Decimal.apply}, {@code toBigDecimal},
- * {@code toScalaBigInt}).
+ * the builders of Scala collections ({@code scala.math.BigDecimal} and {@code BigInt} are
+ * {@link JavaValues.BigNumber}s).
  */
 final class ScalaValues {
     private ScalaValues() {
@@ -83,34 +82,6 @@ final class ScalaValues {
         @Override
         Object read(SpecializedGetters data, int ordinal) {
             return JavaStructs.invoke(withName, enumeration, layout.read(data, ordinal).toString());
-        }
-    }
-
-    /** {@code scala.math.BigDecimal} or {@code BigInt} as a decimal, rounded and checked as {@link JavaValues.BigNumber}. */
-    static final class BigNumber extends JavaValues<DecimalLayout> {
-        private final boolean bigInt;
-
-        BigNumber(DecimalLayout layout, boolean bigInt) {
-            super(layout, bigInt ? scala.math.BigInt.class : scala.math.BigDecimal.class);
-            this.bigInt = bigInt;
-        }
-
-        @Override
-        Object toInternal(Object value) {
-            Decimal d = bigInt ? Decimal.apply((scala.math.BigInt) value) : Decimal.apply((scala.math.BigDecimal) value);
-            return d.toPrecision(layout.precision, layout.scale, Decimal.ROUND_HALF_UP(), false, null);
-        }
-
-        @Override
-        Object read(SpecializedGetters data, int ordinal) {
-            Decimal d = (Decimal) layout.read(data, ordinal);
-            return bigInt ? d.toScalaBigInt() : d.toBigDecimal();
-        }
-
-        /** {@code ValidateExternalType} of a decimal element: a decimal class (a BigInt element fails, as Spark's). */
-        @Override
-        boolean accepts(Object element) {
-            return ExternalAtom.isDecimal(element);
         }
     }
 
