@@ -82,7 +82,7 @@ object CartWatchScala {
   /** [[CartWatch.IDLE]]. */
   private val IdleMs: Long = java.time.Duration.ofMinutes(30).toMillis
 
-  private lazy val lastSeenEncoder: Encoder[LastSeen] = Encoders.product[LastSeen]
+  private val lastSeenEncoder: Encoder[LastSeen] = Encoders.product[LastSeen]
 
   /** The same query as [[CartWatch.query]], with the case classes' encoders. */
   def query(): TwsQuery[String, CartEventRow, CartAlertRow] =
