@@ -16,6 +16,8 @@ import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructType;
 
+import dev.twstester.internal.JavaValues.BigNumber;
+
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -103,7 +105,10 @@ final class EncoderPlan {
             return new JavaValues.Atom(AtomLayout.of(enc.dataType()), atom, k.startsWith("Primitive"));
         }
         if (k.equals("JavaBigIntEncoder$")) {
-            return new JavaValues.BigNumber(new DecimalLayout((DecimalType) enc.dataType()), true);
+            return new BigNumber(new DecimalLayout((DecimalType) enc.dataType()), BigNumber.Kind.JAVA_INTEGER);
+        }
+        if (k.equals("ScalaBigIntEncoder$")) {
+            return new BigNumber(new DecimalLayout((DecimalType) enc.dataType()), BigNumber.Kind.SCALA_INT);
         }
         if (enc.lenientSerialization() && !(enc instanceof AgnosticEncoders.IterableEncoder<?, ?>)) {
             throw new Uncovered(where, enc, "lenient serialization");
@@ -121,12 +126,45 @@ final class EncoderPlan {
             return new JavaValues.Atom(AtomLayout.of(enc.dataType()), ExternalAtom.LOCAL_DATE, false);
         }
         if (enc instanceof AgnosticEncoders.JavaDecimalEncoder d) {
-            return new JavaValues.BigNumber(new DecimalLayout(d.dt()), false);
+            return new BigNumber(new DecimalLayout(d.dt()), BigNumber.Kind.JAVA_DECIMAL);
         }
         if (enc instanceof AgnosticEncoders.JavaEnumEncoder<?> e) {
             return new JavaValues.EnumName(AtomLayout.of(enc.dataType()), e.clsTag().runtimeClass());
         }
+        return scala(enc, where);
+    }
+
+    /** Scala's leaves and {@code Option}. */
+    private static JavaValues<?> scala(AgnosticEncoder<?> enc, String where) {
+        if (enc instanceof AgnosticEncoders.ScalaDecimalEncoder d) {
+            return new BigNumber(new DecimalLayout(d.dt()), BigNumber.Kind.SCALA_DECIMAL);
+        }
+        if (enc instanceof AgnosticEncoders.ScalaEnumEncoder<?, ?> e) {
+            try {
+                return new ScalaValues.EnumerationValue(AtomLayout.of(enc.dataType()), e.parent());
+            } catch (ReflectiveOperationException noWithName) {
+                throw new Uncovered(where, enc, e.parent().getName() + " is not an object with withName(String)");
+            }
+        }
+        if (enc instanceof AgnosticEncoders.OptionEncoder<?> o) {
+            return new ScalaValues.Optional<>(part(o.elementEncoder(), where));
+        }
         return nested(enc, where);
+    }
+
+    /** A class of {@code scala.collection.immutable}, or {@code scala.collection}'s own {@code Seq}, {@code Set} or {@code Map}. */
+    private static boolean immutable(Class<?> cls) {
+        return cls.getName().startsWith("scala.collection.immutable.") || cls == scala.collection.Seq.class
+                || cls == scala.collection.Set.class || cls == scala.collection.Map.class;
+    }
+
+    /** The companion builders of a Scala collection class, or an {@link Uncovered} naming it. */
+    private static ScalaValues.Builders builders(Class<?> cls, AgnosticEncoder<?> enc, String where) {
+        try {
+            return ScalaValues.Builders.of(cls);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new Uncovered(where, enc, cls.getName() + " has no companion object with newBuilder()");
+        }
     }
 
     private static JavaValues<?> nested(AgnosticEncoder<?> enc, String where) {
@@ -145,30 +183,37 @@ final class EncoderPlan {
             if (it.lenientSerialization()) {
                 throw new Uncovered(where, enc, "lenient serialization");
             }
-            if (cls != List.class && cls != ArrayList.class) {
-                throw new Uncovered(where, enc, cls.getName() + "; only java.util.List is native");
+            boolean scalaCollection = immutable(cls) && !scala.collection.immutable.ArraySeq.class.isAssignableFrom(cls)
+                    && (scala.collection.Seq.class.isAssignableFrom(cls) || scala.collection.Set.class.isAssignableFrom(cls));
+            if (cls != List.class && cls != ArrayList.class && !scalaCollection) {
+                throw new Uncovered(where, enc, cls.getName()
+                        + "; java.util.List and Scala's immutable Seq, List, Vector and Set (not ArraySeq) are native");
             }
             JavaValues<?> values = part(it.element(), where + "[]");
-            return new JavaArrays.Objects(new ArrayLayout((ArrayType) it.dataType(), values.layout), values, cls);
+            ArrayLayout layout = new ArrayLayout((ArrayType) it.dataType(), values.layout);
+            return new JavaArrays.Objects(layout, values, cls, scalaCollection ? builders(cls, enc, where) : null);
         }
         if (enc instanceof AgnosticEncoders.MapEncoder<?, ?, ?> m) {
             Class<?> cls = m.clsTag().runtimeClass();
-            if (cls != Map.class) {
-                throw new Uncovered(where, enc, cls.getName() + "; only java.util.Map is native");
+            boolean scalaMap = scala.collection.Map.class.isAssignableFrom(cls) && immutable(cls);
+            if (cls != Map.class && !scalaMap) {
+                throw new Uncovered(where, enc, cls.getName() + "; only java.util.Map and Scala's immutable Map are native");
             }
             JavaValues<?> key = part(m.keyEncoder(), where + ".key");
             JavaValues<?> value = part(m.valueEncoder(), where + ".value");
-            return new JavaMaps(new MapLayout((MapType) m.dataType(), key.layout, value.layout), key, value);
+            MapLayout layout = new MapLayout((MapType) m.dataType(), key.layout, value.layout);
+            return scalaMap ? new JavaMaps(layout, key, value, cls, builders(cls, enc, where)) : new JavaMaps(layout, key, value);
         }
         if (enc instanceof AgnosticEncoders.JavaBeanEncoder<?> bean) {
             return bean(bean, where);
         }
         if (enc instanceof AgnosticEncoders.ProductEncoder<?> product) {
             Class<?> cls = product.clsTag().runtimeClass();
-            if (!cls.getName().matches("scala\\.Tuple\\d+") || product.outerPointerGetter().isDefined()) {
-                throw new Uncovered(where, enc, cls.getName() + ": a Scala case class");
+            if (product.outerPointerGetter().isDefined()) {
+                throw new Uncovered(where, enc, cls.getName() + " is an inner class: its instances need their outer"
+                        + " instance; define the case class at the top level or in an object");
             }
-            return tuple(product, where);
+            return product(product, where);
         }
         throw new Uncovered(where, enc, null);
     }
@@ -228,24 +273,59 @@ final class EncoderPlan {
                 getters, setters, order, constructor);
     }
 
-    private static JavaValues<?> tuple(AgnosticEncoders.ProductEncoder<?> product, String where) {
+    /** A tuple or a case class: its fields' accessors (a tuple's by position) and the constructor of all fields. */
+    private static JavaValues<?> product(AgnosticEncoders.ProductEncoder<?> product, String where) {
         Class<?> cls = product.clsTag().runtimeClass();
+        boolean tuple = cls.getName().matches("scala\\.Tuple\\d+");
         List<AgnosticEncoders.EncoderField> list = CollectionConverters.asJava(product.fields());
         int n = list.size();
         Fields fields = new Fields(n);
         Class<?>[] params = new Class<?>[n];
+        Method[] accessors = tuple ? null : new Method[n];
         for (int i = 0; i < n; i++) {
-            fields.read(i, list.get(i), where);
-            params[i] = Object.class;
-        }
-        Constructor<?> constructor;
-        try {
-            constructor = cls.getConstructor(params);
-        } catch (NoSuchMethodException e) {
-            throw new Uncovered(where, product, cls.getName() + " has no constructor of " + n + " objects");
+            AgnosticEncoders.EncoderField f = list.get(i);
+            fields.read(i, f, where);
+            params[i] = tuple ? Object.class : f.enc().clsTag().runtimeClass();
+            if (!tuple) {
+                accessors[i] = accessor(cls, f.name(), product, where);
+            }
         }
         return new JavaStructs.Tuple(fields.layout(product), cls, fields.names, fields.parts, fields.nullable,
-                constructor);
+                accessors, constructor(cls, params, product, where));
+    }
+
+    /** The public constructor of {@code n} parameters, the one that takes {@code params} if there are several. */
+    private static Constructor<?> constructor(Class<?> cls, Class<?>[] params, AgnosticEncoder<?> enc, String where) {
+        List<Constructor<?>> candidates = new ArrayList<>();
+        for (Constructor<?> c : cls.getConstructors()) {
+            if (c.getParameterCount() == params.length) {
+                candidates.add(c);
+            }
+        }
+        for (Constructor<?> c : candidates) {
+            if (candidates.size() == 1 || takes(c.getParameterTypes(), params)) {
+                return c;
+            }
+        }
+        throw new Uncovered(where, enc, cls.getName() + " has no public constructor of its " + params.length + " fields");
+    }
+
+    private static boolean takes(Class<?>[] declared, Class<?>[] params) {
+        for (int i = 0; i < declared.length; i++) {
+            if (!declared[i].isAssignableFrom(params[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A case class field's accessor, which Spark's serializer calls by the field's name (encoded as scalac encodes it). */
+    private static Method accessor(Class<?> cls, String name, AgnosticEncoder<?> enc, String where) {
+        try {
+            return cls.getMethod(scala.reflect.NameTransformer.encode(name));
+        } catch (NoSuchMethodException e) {
+            throw new Uncovered(where, enc, cls.getName() + " has no public accessor " + name + "()");
+        }
     }
 
     private static Method method(Class<?> cls, String name, int params, String where) {

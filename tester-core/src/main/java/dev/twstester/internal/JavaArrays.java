@@ -49,16 +49,26 @@ abstract class JavaArrays extends JavaValues<ArrayLayout> {
         }
     }
 
-    /** An object array ({@code String[]}, ...) or a {@code java.util.List}: elements that may be null. */
+    /**
+     * An object array ({@code String[]}, ...), a {@code java.util.List} or a Scala {@code Seq} or {@code Set}:
+     * elements that may be null.
+     */
     static final class Objects extends JavaArrays {
         private final JavaValues<?> element;
-        /** The component type of a Java array, or null for a {@code List}. */
+        /** The component type of a Java array, or null for a collection. */
         private final Class<?> componentType;
+        /** The builders of a Scala collection, or null. */
+        private final ScalaValues.Builders builders;
 
         Objects(ArrayLayout layout, JavaValues<?> element, Class<?> cls) {
+            this(layout, element, cls, null);
+        }
+
+        Objects(ArrayLayout layout, JavaValues<?> element, Class<?> cls, ScalaValues.Builders builders) {
             super(layout, cls);
             this.element = element;
             this.componentType = cls.getComponentType();
+            this.builders = builders;
         }
 
         @Override
@@ -68,6 +78,9 @@ abstract class JavaArrays extends JavaValues<ArrayLayout> {
             if (componentType != null) {
                 elements = (Object[]) external.cast(value);
                 values = new Object[elements.length];
+            } else if (builders != null) {
+                elements = ScalaValues.elements(value);
+                values = elements;
             } else {
                 elements = ((List<?>) value).toArray();
                 values = elements;   // a new array: converted in place
@@ -89,6 +102,13 @@ abstract class JavaArrays extends JavaValues<ArrayLayout> {
                     out[k] = JavaArrays.read(element, a, k, containsNull);
                 }
                 return out;
+            }
+            if (builders != null) {
+                scala.collection.mutable.Builder<Object, Object> out = builders.start(n);
+                for (int k = 0; k < n; k++) {
+                    out.addOne(JavaArrays.read(element, a, k, containsNull));
+                }
+                return out.result();
             }
             List<Object> out = new ArrayList<>(n);
             for (int k = 0; k < n; k++) {
@@ -113,13 +133,16 @@ abstract class JavaArrays extends JavaValues<ArrayLayout> {
         return element.toInternal(value);
     }
 
-    /** The element {@code k} of {@code array} as a new Java object, or null (an error if it may not be null). */
+    /**
+     * The element {@code k} of {@code array} as a new Java object, or what a null reads as (null, {@code None});
+     * an error if it may not be null.
+     */
     static Object read(JavaValues<?> element, ArrayData array, int k, boolean containsNull) {
         if (array.isNullAt(k)) {
             if (!containsNull) {
                 throw CodecErrors.notNull("array element");
             }
-            return null;
+            return element.nullValue();
         }
         return element.read(array, k);
     }

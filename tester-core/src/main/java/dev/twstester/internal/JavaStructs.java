@@ -9,9 +9,10 @@ import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;
 
 /**
- * A Java bean or a Scala tuple as a struct of its fields ({@link StructLayout}): the bean's getters
- * (a tuple's elements) give the fields' values; a new bean gets them through its setters, in the order
- * Spark's {@code InitializeJavaBean} calls them, a tuple through its constructor.
+ * A Java bean, a Scala tuple or a Scala case class as a struct of its fields ({@link StructLayout}): the
+ * bean's getters (a tuple's elements, a case class's accessors) give the fields' values; a new bean gets
+ * them through its setters, in the order Spark's {@code InitializeJavaBean} calls them, a tuple and a case
+ * class through their constructor ({@code NewInstance}).
  */
 abstract class JavaStructs extends JavaValues<StructLayout> implements StructLayout.FieldWriter {
     final String[] names;
@@ -71,10 +72,10 @@ abstract class JavaStructs extends JavaValues<StructLayout> implements StructLay
     /** A new instance of the class from {@code row}'s fields. */
     abstract Object fromRow(InternalRow row);
 
-    /** Field {@code j} of {@code row} as a new Java object; a null one as Spark's deserializer reads it. */
+    /** Field {@code j} of {@code row} as a new Java object; a null one as Spark's deserializer reads it (null, 0, None). */
     final Object readField(InternalRow row, int j) {
         if (row.isNullAt(j)) {
-            return nullable[j] ? null : fields[j].nullValue();
+            return fields[j].nullValue();
         }
         return fields[j].read(row, j);
     }
@@ -130,16 +131,23 @@ abstract class JavaStructs extends JavaValues<StructLayout> implements StructLay
         }
     }
 
-    /** A Scala tuple: {@code productElement}s, and the constructor of all elements. */
+    /**
+     * A Scala tuple ({@code productElement}s) or case class (its accessors, which Spark's serializer
+     * {@code Invoke}s by the field's name), and the constructor of all fields.
+     */
     static final class Tuple extends JavaStructs {
+        /** A case class's accessors, or null for a tuple. */
+        private final Method[] accessors;
+
         Tuple(StructLayout layout, Class<?> cls, String[] names, JavaValues<?>[] fields, boolean[] nullable,
-                Constructor<?> constructor) {
+                Method[] accessors, Constructor<?> constructor) {
             super(layout, cls, names, fields, nullable, constructor);
+            this.accessors = accessors;
         }
 
         @Override
         Object field(Object struct, int j) {
-            return ((scala.Product) struct).productElement(j);
+            return accessors == null ? ((scala.Product) struct).productElement(j) : invoke(accessors[j], struct);
         }
 
         @Override

@@ -81,30 +81,60 @@ abstract class JavaValues<L extends Layout> {
     }
 
     /**
-     * A {@code BigDecimal} (or {@code BigInteger}) as a decimal of the encoder's precision and scale,
-     * rounded half-up; an overflow fails as {@code CheckOverflow} with ANSI mode on (Spark 4's default):
-     * {@code NUMERIC_VALUE_OUT_OF_RANGE}.
+     * A {@code BigDecimal}, {@code BigInteger}, {@code scala.math.BigDecimal} or {@code BigInt} as a decimal
+     * of the encoder's precision and scale ({@code Decimal.apply}), rounded half-up; an overflow fails as
+     * {@code CheckOverflow} with ANSI mode on (Spark 4's default): {@code NUMERIC_VALUE_OUT_OF_RANGE}.
      */
     static final class BigNumber extends JavaValues<DecimalLayout> {
-        private final boolean bigInteger;
+        /** The class of the numbers, and how Spark's deserializer reads them back. */
+        enum Kind {
+            JAVA_DECIMAL(BigDecimal.class), JAVA_INTEGER(BigInteger.class),
+            SCALA_DECIMAL(scala.math.BigDecimal.class), SCALA_INT(scala.math.BigInt.class);
 
-        BigNumber(DecimalLayout layout, boolean bigInteger) {
-            super(layout, bigInteger ? BigInteger.class : BigDecimal.class);
-            this.bigInteger = bigInteger;
+            final Class<?> cls;
+
+            Kind(Class<?> cls) {
+                this.cls = cls;
+            }
+
+            Decimal toDecimal(Object value) {
+                return switch (this) {
+                    case JAVA_DECIMAL -> Decimal.apply((BigDecimal) value);
+                    case JAVA_INTEGER -> Decimal.apply((BigInteger) value);
+                    case SCALA_DECIMAL -> Decimal.apply((scala.math.BigDecimal) value);
+                    case SCALA_INT -> Decimal.apply((scala.math.BigInt) value);
+                };
+            }
+
+            /** {@code toJavaBigDecimal}, {@code toJavaBigInteger}, {@code toBigDecimal}, {@code toScalaBigInt}. */
+            Object fromDecimal(Decimal d) {
+                return switch (this) {
+                    case JAVA_DECIMAL -> d.toJavaBigDecimal();
+                    case JAVA_INTEGER -> d.toJavaBigInteger();
+                    case SCALA_DECIMAL -> d.toBigDecimal();
+                    case SCALA_INT -> d.toScalaBigInt();
+                };
+            }
+        }
+
+        private final Kind kind;
+
+        BigNumber(DecimalLayout layout, Kind kind) {
+            super(layout, kind.cls);
+            this.kind = kind;
         }
 
         @Override
         Object toInternal(Object value) {
-            Decimal d = bigInteger ? Decimal.apply((BigInteger) value) : Decimal.apply((BigDecimal) value);
-            return d.toPrecision(layout.precision, layout.scale, Decimal.ROUND_HALF_UP(), false, null);
+            return kind.toDecimal(value).toPrecision(layout.precision, layout.scale, Decimal.ROUND_HALF_UP(), false, null);
         }
 
         @Override
         Object read(SpecializedGetters data, int ordinal) {
-            Decimal d = (Decimal) layout.read(data, ordinal);
-            return bigInteger ? d.toJavaBigInteger() : d.toJavaBigDecimal();
+            return kind.fromDecimal((Decimal) layout.read(data, ordinal));
         }
 
+        /** {@code ValidateExternalType} of a decimal element: a decimal class (so a big integer element fails, as Spark's). */
         @Override
         boolean accepts(Object element) {
             return ExternalAtom.isDecimal(element);

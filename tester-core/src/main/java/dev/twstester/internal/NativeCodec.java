@@ -76,8 +76,10 @@ final class NativeCodec<T> extends RowCodec<T> {
                 }
                 return row.toBytes((JavaStructs) root, value);
             }
-            // a null given to a primitive encoder (Encoders.scalaInt()...): Spark's generated code unboxes it to 0
-            return row.toBytes(new Object[] {value == null ? root.nullValue() : root.toInternal(value)});
+            // a null given to a primitive encoder (Encoders.scalaInt()...): Spark's generated code unboxes it to 0;
+            // a null Option is None
+            Object ofNull = root instanceof ScalaValues.Optional<?> ? null : root.nullValue();
+            return row.toBytes(new Object[] {value == null ? ofNull : root.toInternal(value)});
         } catch (RuntimeException | Error e) {
             throw CodecErrors.encodingFailed("native serializer of " + description, e);
         }

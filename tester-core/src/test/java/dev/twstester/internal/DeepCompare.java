@@ -28,6 +28,9 @@ final class DeepCompare {
 
     /** Null when equal, else the path below this level (built only on a difference) and the difference. */
     private static String diffFrom(Object e, Object a) {
+        if (e == a) {
+            return null;   // the same object (a Scala enumeration value, None): its fields may point back to it
+        }
         if (e == null || a == null) {
             return e == a ? null : ": expected " + show(e) + " but was " + show(a);
         }
@@ -87,6 +90,14 @@ final class DeepCompare {
                 }
             }
             return null;
+        }
+        if (e instanceof scala.math.BigDecimal de) {
+            // equals ignores the scale
+            return de.bigDecimal().equals(((scala.math.BigDecimal) a).bigDecimal()) && de.mc().equals(((scala.math.BigDecimal) a).mc())
+                    ? null : ": expected " + show(e) + " but was " + show(a);
+        }
+        if (e instanceof scala.math.BigInt || e instanceof scala.Enumeration.Value) {
+            return e.equals(a) ? null : ": expected " + show(e) + " but was " + show(a);
         }
         if (c.getName().startsWith("java.") || c.isEnum() || (c.getSuperclass() != null && c.getSuperclass().isEnum())) {
             // Float/Double equals compare bits (canonical NaN); Timestamp equals compares nanos;
@@ -178,6 +189,12 @@ final class DeepCompare {
             }
         } else if (v instanceof java.math.BigDecimal d) {
             b.append(d.toPlainString().length() > 80 ? d.toString() : d.toPlainString()).append("(scale ").append(d.scale()).append(')');
+        } else if (v instanceof scala.math.BigDecimal d) {
+            b.append("scala.BigDecimal(");
+            show(d.bigDecimal(), b);
+            b.append(", ").append(d.mc()).append(')');
+        } else if (v instanceof scala.math.BigInt || v instanceof scala.Enumeration.Value) {
+            b.append(v.getClass().getSimpleName()).append('(').append(v).append(')');
         } else if (v instanceof Byte || v instanceof Short) {
             b.append('(').append(v.getClass().getSimpleName().toLowerCase()).append(") ").append(v);
         } else if (v instanceof Long l) {

@@ -533,12 +533,12 @@ class NativeCodecPropertyTest {
     }
 
     /** A primitive encoder's value, or (1%) null, which a Java caller can pass to it. */
-    private static Object primitive(Gen g, java.util.function.Supplier<?> value) {
+    static Object primitive(Gen g, java.util.function.Supplier<?> value) {
         return g.chance(0.01) ? null : value.get();
     }
 
     /** The value itself, or (1%) a top-level null, which Spark refuses for beans and tuples. */
-    private static <T> T topLevel(Gen g, java.util.function.Supplier<T> value) {
+    static <T> T topLevel(Gen g, java.util.function.Supplier<T> value) {
         return g.chance(0.01) ? null : value.get();
     }
 
@@ -693,12 +693,12 @@ class NativeCodecPropertyTest {
      * Encodes {@link #VALUES} values of {@code generator} with Spark and with {@link RowCodec#of}, and
      * fails listing the first differences (shape, seed, value, expected and actual).
      */
-    private static <T> void property(String shape, Encoder<T> encoder, Function<Gen, T> generator) {
+    static <T> void property(String shape, Encoder<T> encoder, Function<Gen, T> generator) {
         property(shape, encoder, 0.03, generator);
     }
 
     /** As above; {@code wild}: how often nested values may be any value rather than one Spark accepts. */
-    private static <T> void property(String shape, Encoder<T> encoder, double wild, Function<Gen, T> generator) {
+    static <T> void property(String shape, Encoder<T> encoder, double wild, Function<Gen, T> generator) {
         long started = System.nanoTime();
         SparkOracle<T> spark = new SparkOracle<>(encoder);
         long oracleMillis = (System.nanoTime() - started) / 1_000_000;

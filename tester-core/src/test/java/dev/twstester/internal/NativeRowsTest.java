@@ -697,7 +697,7 @@ class NativeRowsTest {
         assertSame(Encoders.bean(ConcreteLists.class), List.of(lists, new ConcreteLists()), 0);
         RowCodec<Linked> linked = RowCodec.create(Encoders.bean(Linked.class));
         assertThat(linked.path()).isEqualTo("Catalyst (Spark's encoder): names: IterableEncoder"
-                + " (java.util.LinkedList; only java.util.List is native)");
+                + " (java.util.LinkedList; java.util.List and Scala's immutable Seq, List, Vector and Set (not ArraySeq) are native)");
         Linked l = new Linked();
         l.setNames(new java.util.LinkedList<>(List.of("x")));
         assertThat(linked.decode(linked.encode(l)).getNames()).containsExactly("x");

@@ -1,5 +1,6 @@
 package dev.twstester.samples.bench;
 
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 
@@ -9,8 +10,11 @@ import dev.twstester.RunResult;
 import dev.twstester.sim.Fidelity;
 import dev.twstester.sim.TwsSimulator;
 import dev.twstester.samples.cart.CartAlert;
+import dev.twstester.samples.cart.CartAlertRow;
 import dev.twstester.samples.cart.CartEvent;
+import dev.twstester.samples.cart.CartEventRow;
 import dev.twstester.samples.cart.CartWatch;
+import dev.twstester.samples.cart.CartWatchScala;
 import dev.twstester.samples.counts.RunningCount;
 
 import scala.Tuple2;
@@ -19,7 +23,8 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * Benchmark (4), the measured program: a fresh JVM that runs one test and exits, launched by
  * {@link StartupBench}. No SparkSession. Arguments: the test ({@code running-count}, {@code cart},
- * {@code twstester} for Spark's TwsTester on RunningCount, or {@code noop} for the JVM alone), the
+ * {@code cart-scala} for the cart with case classes ({@link CartWatchScala}), {@code twstester} for Spark's
+ * TwsTester on RunningCount, or {@code noop} for the JVM alone), the
  * fidelity ({@code FULL} or {@code FAST}) and the launcher's {@code System.currentTimeMillis()} just
  * before it started this JVM. Prints one line {@code STARTUP main=.. query=.. simulator=.. test=..}:
  * milliseconds from that launch to entering {@code main}, to the query built, to the simulator
@@ -36,6 +41,7 @@ public final class StartupMain {
             case "noop" -> new long[] {0, 0};
             case "running-count" -> runningCount(Fidelity.valueOf(args[1]), launched);
             case "cart" -> cart(Fidelity.valueOf(args[1]), launched);
+            case "cart-scala" -> cartScala(Fidelity.valueOf(args[1]), launched);
             case "twstester" -> twsTester(launched);
             default -> throw new IllegalArgumentException("unknown start-up test " + args[0]);
         };
@@ -62,6 +68,19 @@ public final class StartupMain {
         sim.runBatch(CartEvent.add("ana", "socks", at("10:05")));
         RunResult<String, CartEvent, CartAlert> run = sim.advanceWatermarkTo(at("10:36"));
         require(run.outputs().equals(List.of(new CartAlert("ana", 2, at("10:05")))), run.outputs());
+        return new long[] {built, simulator};
+    }
+
+    /** {@link #cart} with {@link CartWatchScala}: its rows, output and state are case classes. */
+    private static long[] cartScala(Fidelity fidelity, long launched) {
+        var query = CartWatchScala.query();
+        long built = System.currentTimeMillis() - launched;
+        TwsSimulator<String, CartEventRow, CartAlertRow> sim = new TwsSimulator<>(query, fidelity);
+        long simulator = System.currentTimeMillis() - launched;
+        sim.runBatch(new CartEventRow("ana", "add", "boots", Timestamp.from(at("10:00"))));
+        sim.runBatch(new CartEventRow("ana", "add", "socks", Timestamp.from(at("10:05"))));
+        RunResult<String, CartEventRow, CartAlertRow> run = sim.advanceWatermarkTo(at("10:36"));
+        require(run.outputs().equals(List.of(new CartAlertRow("ana", 2, Timestamp.from(at("10:05"))))), run.outputs());
         return new long[] {built, simulator};
     }
 
