@@ -20,7 +20,9 @@ public final class StartupBench {
             new String[] {"CartWatch, simulator FULL", "cart", "FULL"},
             new String[] {"CartWatch, simulator FAST", "cart", "FAST"},
             new String[] {"RunningCount, Spark's TwsTester", "twstester", "FULL"},
-            new String[] {"CartWatch with case classes (Scala), simulator FULL", "cart-scala", "FULL"});
+            new String[] {"CartWatch with case classes (Scala), simulator FULL", "cart-scala", "FULL"},
+            new String[] {"CartWatch, Spark's TwsTester", "twstester-cart", "FULL"},
+            new String[] {"CartWatch with case classes (Scala), Spark's TwsTester", "twstester-cart-scala", "FULL"});
 
     /** One case's runs: wall clock and the child's own phase times, in ms. */
     public record Case(String label, double[] wallMs, long[] mainMs, long[] queryMs, long[] simulatorMs, long[] testMs) {

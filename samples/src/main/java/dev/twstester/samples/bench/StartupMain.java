@@ -24,7 +24,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * Benchmark (4), the measured program: a fresh JVM that runs one test and exits, launched by
  * {@link StartupBench}. No SparkSession. Arguments: the test ({@code running-count}, {@code cart},
  * {@code cart-scala} for the cart with case classes ({@link CartWatchScala}), {@code twstester} for Spark's
- * TwsTester on RunningCount, or {@code noop} for the JVM alone), the
+ * TwsTester on RunningCount, {@code twstester-cart} and {@code twstester-cart-scala} for Spark's TwsTester on
+ * the two carts (no query definition: TwsTester takes no encoders), or {@code noop} for the JVM alone), the
  * fidelity ({@code FULL} or {@code FAST}) and the launcher's {@code System.currentTimeMillis()} just
  * before it started this JVM. Prints one line {@code STARTUP main=.. query=.. simulator=.. test=..}:
  * milliseconds from that launch to entering {@code main}, to the query built, to the simulator
@@ -43,6 +44,13 @@ public final class StartupMain {
             case "cart" -> cart(Fidelity.valueOf(args[1]), launched);
             case "cart-scala" -> cartScala(Fidelity.valueOf(args[1]), launched);
             case "twstester" -> twsTester(launched);
+            case "twstester-cart" -> twsTesterCart(new CartWatch(), launched,
+                    CartEvent.add("ana", "boots", at("10:00")), CartEvent.add("ana", "socks", at("10:05")),
+                    e -> e.getTs().getTime(), new CartAlert("ana", 2, at("10:05")));
+            case "twstester-cart-scala" -> twsTesterCart(new CartWatchScala(), launched,
+                    new CartEventRow("ana", "add", "boots", Timestamp.from(at("10:00"))),
+                    new CartEventRow("ana", "add", "socks", Timestamp.from(at("10:05"))),
+                    e -> e.ts().getTime(), new CartAlertRow("ana", 2, Timestamp.from(at("10:05"))));
             default -> throw new IllegalArgumentException("unknown start-up test " + args[0]);
         };
         long done = System.currentTimeMillis() - launched;
@@ -90,6 +98,23 @@ public final class StartupMain {
         long simulator = System.currentTimeMillis() - launched;
         var out = tester.test("a", CollectionConverters.asScala(List.of("a", "a", "a")).toList());
         require(CollectionConverters.asJava(out).equals(List.of(new Tuple2<>("a", 3L))), out);
+        return new long[] {built, simulator};
+    }
+
+    /** Spark's TwsTester on a cart processor: the same two adds and the watermark to 10:36 (event time 10:46). */
+    private static <I, O> long[] twsTesterCart(org.apache.spark.sql.streaming.StatefulProcessor<String, I, O> processor,
+            long launched, I first, I second, java.util.function.ToLongFunction<I> eventMs, O expected) {
+        long built = System.currentTimeMillis() - launched;
+        scala.Function1<I, Object> extractor = row -> eventMs.applyAsLong(row);
+        TwsTester<String, I, O> tester = new TwsTester<>(processor,
+                scala.collection.immutable.List$.MODULE$.<Tuple2<String, Object>>empty(),
+                org.apache.spark.sql.streaming.TimeMode.EventTime(), org.apache.spark.sql.streaming.OutputMode.Update(),
+                scala.Option.apply(extractor));
+        long simulator = System.currentTimeMillis() - launched;
+        tester.test("ana", CollectionConverters.asScala(List.of(first)).toList());
+        tester.test("ana", CollectionConverters.asScala(List.of(second)).toList());
+        var out = tester.setWatermark(at("10:36").toEpochMilli());
+        require(CollectionConverters.asJava(out).equals(List.of(expected)), out);
         return new long[] {built, simulator};
     }
 

@@ -111,7 +111,7 @@ class BenchSmokeTest {
 
     @Test
     void startupTableChecksEachTargetOfItsOwnCase() {
-        double[] walls = {300, 990, 950, 1600, 1400, 600, 1800};
+        double[] walls = {300, 990, 950, 1600, 1400, 600, 1800, 500, 1500};
         List<StartupBench.Case> cases = new ArrayList<>();
         for (int i = 0; i < walls.length; i++) {
             cases.add(new StartupBench.Case(StartupBench.CASES.get(i)[0], new double[] {walls[i]}, new long[] {200},
@@ -124,7 +124,10 @@ class BenchSmokeTest {
                         + " | <= 1.5 s and <= 2.5x TwsTester: **no** |")
                 .contains("| RunningCount, Spark's TwsTester | 600 ms | 600 - 600 ms | 200 / 500 / 600 / 700 | 1.00x | - |")
                 .contains("| CartWatch with case classes (Scala), simulator FULL | 1800 ms | 1800 - 1800 ms | 200 / 500 / 600 / 700"
-                        + " | 3.00x | <= 1.2x CartWatch with beans (1.13x): yes |");
+                        + " | 3.00x | <= 1.2x CartWatch with beans (1.13x): yes;"
+                        + " Spark's TwsTester, case classes against beans: 3.00x |")
+                .contains("| CartWatch with case classes (Scala), Spark's TwsTester | 1500 ms | 1500 - 1500 ms"
+                        + " | 200 / 500 / 600 / 700 | 2.50x | - |");
     }
 
     @Test
