@@ -95,7 +95,9 @@ final class Feedback {
         if (steering.target() != null && random.nextBoolean()) {
             List<Entry> reaching = corpus.stream().filter(Entry::reachesTarget).toList();
             if (!reaching.isEmpty()) {
-                return reaching.get(random.nextInt(reaching.size()));
+                Entry a = reaching.get(random.nextInt(reaching.size()));
+                Entry b = reaching.get(random.nextInt(reaching.size()));
+                return a.scenario().steps().size() <= b.scenario().steps().size() ? a : b;
             }
         }
         Entry best = null;
