@@ -90,12 +90,14 @@ final class Feedback {
         return freshTries == 0 ? Long.MAX_VALUE : Math.max(6, 2 * freshSteps / freshTries);
     }
 
-    /** Half the time with a target: a kept try that reached it; else the richest of three kept tries. */
+    /** Half the time with a target: the shorter of two kept tries that reached it; else the richest of three kept tries. */
     private Entry pick(SplittableRandom random) {
         if (steering.target() != null && random.nextBoolean()) {
             List<Entry> reaching = corpus.stream().filter(Entry::reachesTarget).toList();
             if (!reaching.isEmpty()) {
-                return reaching.get(random.nextInt(reaching.size()));
+                Entry a = reaching.get(random.nextInt(reaching.size()));
+                Entry b = reaching.get(random.nextInt(reaching.size()));
+                return a.scenario().steps().size() <= b.scenario().steps().size() ? a : b;
             }
         }
         Entry best = null;
