@@ -29,6 +29,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.base.ParserBase;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 
 import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils;
 import org.apache.spark.sql.catalyst.util.SparkDateTimeUtils$;
@@ -107,6 +108,9 @@ final class FlatJsonParser {
      * by {@code make}; null at the first thing this parser is not sure about (a line that is not
      * exactly one flat object of the schema on one line, text that is not JSON, {@code make}
      * failing): then the caller reads the text the exact way, line by line, which names the line.
+     *
+     * @throws OverLimit when the text has a name, string or nesting over Jackson's limits: the caller
+     *     then reads the text the exact way without this parser, which would buffer that token again
      */
     <T> List<T> parseAll(Reader in, Function<Row, T> make) {
         List<T> out = new ArrayList<>();
@@ -125,10 +129,19 @@ final class FlatJsonParser {
                 out.add(make.apply(row));
                 lastLine = line;
             }
+        } catch (StreamConstraintsException e) {
+            throw new OverLimit(e);
         } catch (IOException | RuntimeException e) {
             return null;
         }
         return out;
+    }
+
+    /** A token over Jackson's limits (a name, a string, a nesting), met by {@link #parseAll}. */
+    static final class OverLimit extends RuntimeException {
+        OverLimit(StreamConstraintsException cause) {
+            super(cause.getOriginalMessage(), cause, false, false);
+        }
     }
 
     /** The line of the current token (without making a location object per call when the parser can). */

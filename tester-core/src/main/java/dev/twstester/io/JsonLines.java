@@ -118,12 +118,15 @@ public final class JsonLines<T> {
     public List<T> read(Path file, String name) {
         Objects.requireNonNull(file, "file must not be null");
         Objects.requireNonNull(name, "name must not be null");
-        if (flat != null) {
+        boolean quickWay = flat != null;
+        if (quickWay) {
             try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 List<T> quick = flat.parseAll(in, make);
                 if (quick != null) {
                     return quick;
                 }
+            } catch (FlatJsonParser.OverLimit e) {
+                quickWay = false;   // its lines would buffer that token once more: only the exact way reads them
             } catch (IOException | RuntimeException e) {
                 // the exact way below reports it
             }
@@ -137,7 +140,7 @@ public final class JsonLines<T> {
                 } else {
                     String text = withoutBom(line.text());
                     if (!blank(text)) {
-                        rows(seen, line.number(), text, rows);
+                        rows(seen, line.number(), text, quickWay, rows);
                     }
                 }
             }
@@ -207,8 +210,8 @@ public final class JsonLines<T> {
         }
     }
 
-    private void rows(FileNotes file, int line, String text, List<T> out) {
-        Row quick = flat == null ? null : flat.parse(text);
+    private void rows(FileNotes file, int line, String text, boolean quickWay, List<T> out) {
+        Row quick = quickWay ? flat.parse(text) : null;
         if (quick != null) {
             out.add(object(file, line, quick, text));
         } else if (spark == null) {
