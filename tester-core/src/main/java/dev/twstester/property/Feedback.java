@@ -18,18 +18,23 @@ final class Feedback {
     private static final int WARM_UP = 8;
     /** Share of later tries that are plain generated scenarios all the same. */
     private static final double FRESH_CHANCE = 0.15;
+    /** Scenarios drawn for each plain try, of which the one with the most unseen static features runs. */
+    private static final int CANDIDATES = 3;
     /** Mixed into a try seed for the feedback's own choices. */
     private static final long SALT = 0x4665_6564_6261_636BL;
-    /** Kept scenarios that reach the target, beyond those that brought new coverage. */
+    /** Kept tries that reach the target; past this count a shorter one takes the place of the longest. */
     private static final int MAX_TARGET_KEEPERS = 16;
 
     private final ScenarioGenerator generator;
     private final LongFunction<GenScenario> fresh;
     private final Steering steering;
     private final List<Entry> corpus = new ArrayList<>();
+    /** The kept tries that reached the target (also in {@link #corpus}). */
+    private final List<Entry> reaching = new ArrayList<>();
     private final Set<String> seen = new HashSet<>();
     private final Set<Integer> derived = new HashSet<>();
-    private int targetKeepers;
+    /** The static features of the plain tries so far ({@link StaticFeatures}). */
+    private final Set<StaticFeatures.Feature> drawnFeatures = new HashSet<>();
     /** Steps of the plain generated tries so far, for the size a kept scenario may have. */
     private long freshSteps;
     private int freshTries;
@@ -47,7 +52,7 @@ final class Feedback {
     GenScenario next(int index, long seed) {
         SplittableRandom random = new SplittableRandom(seed ^ SALT);
         if (corpus.isEmpty() || index < WARM_UP || random.nextDouble() < FRESH_CHANCE) {
-            GenScenario plain = fresh.apply(seed);
+            GenScenario plain = freshest(index, seed, random);
             freshSteps += plain.steps().size();
             freshTries++;
             return plain;
@@ -55,8 +60,13 @@ final class Feedback {
         derived.add(index);
         Entry parent = pick(random);
         GenScenario child = parent.scenario();
-        if (freshTries > 0 && child.steps().size() * freshTries > freshSteps) {
-            child = Mutations.dropSteps(child, random);   // longer than a plain try: one step fewer first
+        boolean longer = freshTries > 0 && child.steps().size() * freshTries > freshSteps;
+        if (parent.reachesTarget() && (longer || random.nextBoolean())) {
+            // near the target at its size: one event changed, and one step fewer when longer than a plain try
+            return rewrite(longer ? Mutations.dropSteps(child, random) : child, random);
+        }
+        if (longer) {
+            child = Mutations.dropSteps(Mutations.dropSteps(child, random), random);   // two steps fewer first
         }
         int edits = 1 + random.nextInt(2);
         for (int i = 0; i < edits; i++) {
@@ -65,23 +75,83 @@ final class Feedback {
         return child;
     }
 
-    /** Whether try {@code index} was derived from the corpus (else generated from its own seed). */
+    /**
+     * The plain scenario of a try: of {@link #CANDIDATES} scenarios drawn from its seed (the first is
+     * the one uniform generation would run), the one with the most static features no earlier plain
+     * try of this run had; the first on a tie. Costs the drawing only: none of them is run. Another
+     * than the first depends on the tries before it, so it counts as derived (rerun by base seed).
+     */
+    private GenScenario freshest(int index, long seed, SplittableRandom random) {
+        GenScenario best = fresh.apply(seed);
+        Set<StaticFeatures.Feature> bestFeatures = StaticFeatures.of(best, generator.interestingMs());
+        long bestNew = unseen(bestFeatures);
+        for (int i = 1; i < CANDIDATES; i++) {
+            GenScenario candidate = fresh.apply(random.nextLong());
+            Set<StaticFeatures.Feature> features = StaticFeatures.of(candidate, generator.interestingMs());
+            long candidateNew = unseen(features);
+            if (candidateNew > bestNew) {
+                derived.add(index);
+                best = candidate;
+                bestFeatures = features;
+                bestNew = candidateNew;
+            }
+        }
+        drawnFeatures.addAll(bestFeatures);
+        return best;
+    }
+
+    private long unseen(Set<StaticFeatures.Feature> features) {
+        long n = 0;
+        for (StaticFeatures.Feature f : features) {
+            n += drawnFeatures.contains(f) ? 0 : 1;
+        }
+        return n;
+    }
+
+    /** Whether try {@code index} depends on the tries before it (else it is generated from its own seed alone). */
     boolean derived(int index) {
         return derived.contains(index);
     }
 
-    /** Keeps {@code scenario} when its try reached coverage no earlier try reached, or the target. */
+    /**
+     * Keeps {@code scenario} when its try reached coverage no earlier try reached, or the target;
+     * once enough tries reached the target, a shorter one that reaches it takes the place of the
+     * longest kept one (AFL's preference for small entries).
+     */
     void observe(GenScenario scenario, PropertyTry attempt) {
-        Set<String> signals = attempt.signals();
-        boolean isNew = !seen.containsAll(signals);
-        seen.addAll(signals);
+        Set<String> signals = attempt.signals();      // the labels, the features and the handler sequences
+        boolean isNew = seen.addAll(signals);
         String target = steering.target();
-        boolean reaches = target != null && (attempt.labels().contains(target) || attempt.features().contains(target));
-        if (scenario.steps().size() > maxKeptSteps()) {
+        boolean reaches = target != null && signals.contains(target);
+        if (scenario.steps().size() > maxKeptSteps() && !reaches) {
             return;                      // kept scenarios stay near the generator's size: a try costs about as much
         }
-        if (isNew || reaches && targetKeepers++ < MAX_TARGET_KEEPERS) {
-            corpus.add(new Entry(scenario, signals.size(), reaches, attempt.pendingTimers()));
+        if (isNew || reaches && reaching.size() < MAX_TARGET_KEEPERS) {
+            Entry entry = new Entry(scenario, signals.size(), reaches, attempt.pendingTimers());
+            corpus.add(entry);
+            if (reaches) {
+                reaching.add(entry);
+            }
+        } else if (reaches) {
+            replaceLongestReaching(new Entry(scenario, signals.size(), true, attempt.pendingTimers()));
+        }
+    }
+
+    private void replaceLongestReaching(Entry entry) {
+        int longest = 0;
+        for (int i = 1; i < reaching.size(); i++) {
+            if (reaching.get(i).scenario().steps().size() > reaching.get(longest).scenario().steps().size()) {
+                longest = i;
+            }
+        }
+        Entry old = reaching.get(longest);
+        if (entry.scenario().steps().size() < old.scenario().steps().size()) {
+            reaching.set(longest, entry);
+            for (int i = 0; i < corpus.size(); i++) {
+                if (corpus.get(i) == old) {
+                    corpus.set(i, entry);
+                }
+            }
         }
     }
 
@@ -92,13 +162,10 @@ final class Feedback {
 
     /** Half the time with a target: the shorter of two kept tries that reached it; else the richest of three kept tries. */
     private Entry pick(SplittableRandom random) {
-        if (steering.target() != null && random.nextBoolean()) {
-            List<Entry> reaching = corpus.stream().filter(Entry::reachesTarget).toList();
-            if (!reaching.isEmpty()) {
-                Entry a = reaching.get(random.nextInt(reaching.size()));
-                Entry b = reaching.get(random.nextInt(reaching.size()));
-                return a.scenario().steps().size() <= b.scenario().steps().size() ? a : b;
-            }
+        if (steering.target() != null && random.nextBoolean() && !reaching.isEmpty()) {
+            Entry a = reaching.get(random.nextInt(reaching.size()));
+            Entry b = reaching.get(random.nextInt(reaching.size()));
+            return a.scenario().steps().size() <= b.scenario().steps().size() ? a : b;
         }
         Entry best = null;
         for (int i = 0; i < 3; i++) {
@@ -130,6 +197,28 @@ final class Feedback {
             case 8 -> Mutations.splice(s, s.steps().size(), fresh.apply(random.nextLong()), 0, true);
             default -> pastTimer(s, timers.get(random.nextInt(timers.size())), random);
         };
+    }
+
+    /**
+     * One event of {@code s} changed in place, so the scenario keeps its size: given the key of
+     * another event, the other variant, or a time near another event's or across an interesting
+     * duration from it.
+     */
+    private GenScenario rewrite(GenScenario s, SplittableRandom random) {
+        List<GenEvent> events = Mutations.events(s);
+        if (events.isEmpty()) {
+            return s;
+        }
+        GenEvent other = events.get(random.nextInt(events.size()));
+        int nth = random.nextInt(events.size());
+        long[] durations = generator.interestingMs();
+        return Mutations.mapEvent(s, nth, e -> switch (random.nextInt(4)) {
+            case 0 -> e.withKey(other.key());
+            case 1 -> e.withVariant(steering.weights() != null ? steering.draw(random) : random.nextInt(generator.variantCount()));
+            case 2 -> e.withEventTimeMs(Math.max(0, other.eventTimeMs() + random.nextLong(generator.spreadMs() / 10 + 1)));
+            default -> e.withEventTimeMs(Math.max(0, other.eventTimeMs() + random.nextInt(3) - 1
+                    + (durations.length == 0 ? generator.spreadMs() : durations[random.nextInt(durations.length)])));
+        });
     }
 
     /** Moves the clock or the watermark onto, 1 ms before or 1 ms after a pending timer's expiry. */

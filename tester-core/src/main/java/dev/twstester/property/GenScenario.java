@@ -66,6 +66,11 @@ public final class GenScenario {
 
     private GenScenario(TimeMode timeMode, Instant eventTimeBase, Duration watermarkDelay, List<String> variantNames,
             List<Step<GenEvent>> steps, Integer shufflePartitions, Duration triggerInterval) {
+        this(timeMode, eventTimeBase, watermarkDelay, variantNames, steps, shufflePartitions, triggerInterval, true);
+    }
+
+    private GenScenario(TimeMode timeMode, Instant eventTimeBase, Duration watermarkDelay, List<String> variantNames,
+            List<Step<GenEvent>> steps, Integer shufflePartitions, Duration triggerInterval, boolean check) {
         this.timeMode = Objects.requireNonNull(timeMode, "timeMode must not be null");
         this.eventTimeBase = Objects.requireNonNull(eventTimeBase, "eventTimeBase must not be null");
         this.watermarkDelay = watermarkDelay;
@@ -73,7 +78,7 @@ public final class GenScenario {
         this.steps = List.copyOf(Objects.requireNonNull(steps, "steps must not be null"));
         this.shufflePartitions = shufflePartitions;
         this.triggerInterval = triggerInterval;
-        String problem = problem(timeMode, intervalMs(triggerInterval), this.steps);
+        String problem = check ? problem(timeMode, intervalMs(triggerInterval), this.steps) : null;
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
@@ -92,6 +97,13 @@ public final class GenScenario {
     public GenScenario withSteps(List<? extends Step<GenEvent>> newSteps) {
         return new GenScenario(timeMode, eventTimeBase, watermarkDelay, variantNames, new ArrayList<>(newSteps),
                 shufflePartitions, triggerInterval);
+    }
+
+    /** This scenario with {@code newSteps} when they can run (checked once), else this scenario itself. */
+    GenScenario withStepsOrSame(List<Step<GenEvent>> newSteps) {
+        return problem(timeMode, intervalMs(triggerInterval), newSteps) != null ? this
+                : new GenScenario(timeMode, eventTimeBase, watermarkDelay, variantNames, newSteps, shufflePartitions,
+                        triggerInterval, false);
     }
 
     /** This scenario with the instant event-time offsets in {@link #describe()} count from. */

@@ -23,12 +23,12 @@ import dev.twstester.samples.lockout.LockoutProperty;
  */
 public final class LockoutReachMain {
     private static final int TRIES = 200;
-    private static final int SEEDS = 5;
 
     private LockoutReachMain() {}
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 6;
+        int seeds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         PrintStream out = System.out;
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));   // the engine prints each run's table
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
@@ -38,7 +38,7 @@ public final class LockoutReachMain {
                 long[] outputs = {0};
                 double reach = 0;
                 long start = cpu.getCurrentThreadCpuTime();
-                for (long seed = 1; seed <= SEEDS; seed++) {
+                for (long seed = 1; seed <= seeds; seed++) {
                     PropertyResult r = LockoutProperty.property(TRIES, seed).generation(g).check(run -> {
                         batches[0] += run.batches().size();
                         outputs[0] += run.outputs().size();
@@ -46,9 +46,9 @@ public final class LockoutReachMain {
                     });
                     reach += r.assertPassed().coverage().share("unlocked");
                 }
-                double tries = (double) TRIES * SEEDS;
+                double tries = (double) TRIES * seeds;
                 out.printf("round %d %-8s unlocked %5.1f%% of tries (mean of %d seeds), %5.1f batches/try, %4.2f outputs/try,"
-                        + " %.3f ms CPU/try%n", round, g, 100 * reach / SEEDS, SEEDS, batches[0] / tries, outputs[0] / tries,
+                        + " %.3f ms CPU/try%n", round, g, 100 * reach / seeds, seeds, batches[0] / tries, outputs[0] / tries,
                         (cpu.getCurrentThreadCpuTime() - start) / 1e6 / tries);
             }
         }

@@ -23,8 +23,8 @@ import dev.twstester.property.ScenarioGenerator;
  * target is {@code unlocked}.
  *
  * <pre>{@code
- * PropertyResult result = LockoutProperty.property(200, 25L).check(LockoutProperty::locksAlternate);
- * result.coverage().share("unlocked");   // 0.75 with feedback (the default), 0.03 with .uniform()
+ * PropertyResult result = LockoutProperty.property(200, 1L).check(LockoutProperty::locksAlternate);
+ * result.coverage().share("unlocked");   // 0.605 with feedback (the default), 0.03 with .uniform()
  * }</pre>
  */
 public final class LockoutProperty {

@@ -1,0 +1,65 @@
+package dev.twstester.property;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.twstester.Scenario.Step;
+
+/**
+ * What a generated scenario exercises, read from its steps without running it: which step kind
+ * follows which, empty batches, the trigger interval, per key the variant that follows another and
+ * how many events it has (up to 5), events apart by less than, exactly or more than each interesting
+ * duration from their key's first event, rows at or behind the watermark, and the number of keys.
+ * Key names and times are not features: two scenarios that differ only in them have the same set.
+ * The feedback generation prefers, among plain scenarios it could run, the one with most features
+ * no earlier plain try had.
+ */
+final class StaticFeatures {
+    private StaticFeatures() {}
+
+    /** One feature: its kind and up to two numbers (a step kind's ordinal, a variant, a count, a duration). */
+    record Feature(String kind, long a, long b) {}
+
+    /** The features of {@code s}; {@code interesting} are the generator's interesting durations in ms. */
+    static Set<Feature> of(GenScenario s, long[] interesting) {
+        Set<Feature> f = new HashSet<>();
+        Map<String, Integer> lastVariant = new HashMap<>();
+        Map<String, Long> firstTime = new HashMap<>();
+        Map<String, Integer> perKey = new HashMap<>();
+        int previous = -1;
+        long delay = s.watermarkDelay().map(d -> d.toMillis()).orElse(-1L);
+        long maxTime = Long.MIN_VALUE;
+        s.triggerInterval().ifPresent(t -> f.add(new Feature("trigger", t.toMillis(), 0)));
+        for (Step<GenEvent> step : s.steps()) {
+            StepParts<GenEvent> parts = StepParts.of(step);
+            f.add(new Feature("step", previous, parts.kind().ordinal()));
+            previous = parts.kind().ordinal();
+            if ((parts.kind() == StepParts.Kind.INPUT || parts.kind() == StepParts.Kind.ADD) && parts.rows().isEmpty()) {
+                f.add(new Feature("empty", 0, 0));
+            }
+            long batchMax = maxTime;
+            for (GenEvent e : parts.rows()) {
+                Integer before = lastVariant.put(e.key(), e.variant());
+                f.add(new Feature("sequence", before == null ? -1 : before, e.variant()));
+                int n = perKey.merge(e.key(), 1, Integer::sum);
+                f.add(new Feature("count", Math.min(n, 5), 0));
+                Long first = firstTime.putIfAbsent(e.key(), e.eventTimeMs());
+                if (first != null) {
+                    for (long d : interesting) {
+                        f.add(new Feature("gap", d, Long.signum(e.eventTimeMs() - first - d)));
+                    }
+                }
+                if (delay >= 0 && maxTime != Long.MIN_VALUE && e.eventTimeMs() <= maxTime - delay) {
+                    f.add(new Feature("late", 0, 0));
+                }
+                batchMax = Math.max(batchMax, e.eventTimeMs());
+            }
+            maxTime = batchMax;
+        }
+        f.add(new Feature("keys", perKey.size(), 0));
+        return f;
+    }
+}
