@@ -59,6 +59,8 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     private final Map<String, StringBuilder> sequences = new LinkedHashMap<>();
     private final Set<String> keys = new LinkedHashSet<>();
     private final Map<Integer, StateDump<?>> lastState = new HashMap<>();
+    /** {@link #lastState} by key, per operator: the last batch's, so a batch decodes only its own dump. */
+    private final Map<Integer, Map<Object, Map<String, StateDump.Variable>>> lastByKey = new HashMap<>();
     private final Map<String, Predicate<StateView<K>>> stateLabels = new LinkedHashMap<>();
     private final List<BatchResult<K, I, O>> batches = new ArrayList<>();
     private final List<FailedBatch> failures = new ArrayList<>();
@@ -217,9 +219,10 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
 
     /** Compares each key's variables with the last committed batch's: created, updated, cleared. */
     private void recordState(int operator, StateDump<?> now) {
-        StateDump<?> before = lastState.put(operator, now);
-        Map<Object, Map<String, StateDump.Variable>> old = byKey(before);
+        lastState.put(operator, now);
         Map<Object, Map<String, StateDump.Variable>> current = byKey(now);
+        Map<Object, Map<String, StateDump.Variable>> before = lastByKey.put(operator, current);
+        Map<Object, Map<String, StateDump.Variable>> old = before == null ? Map.of() : before;
         String p = prefix(operator);
         current.forEach((key, vars) -> {
             Map<String, StateDump.Variable> was = old.getOrDefault(key, Map.of());
