@@ -11,14 +11,14 @@ import dev.twstester.samples.lockout.LockoutProperty;
 
 /**
  * Benchmark (10), the plain variant of {@link LockoutCoverageBench}: for uniform and for
- * feedback-directed generation, over base seeds 1 to 5 of 200 tries each, the share of tries that
- * reach {@code unlocked}, the committed batches and outputs per try, and the CPU time per try of
- * this thread (steadier than wall time on a shared machine). Rounds repeat the lot so the JIT warms
- * up; read the last rounds.
+ * feedback-directed generation, over base seeds 1 to N (the second argument, default 5) of 200
+ * tries each, the share of tries that reach {@code unlocked}, the committed batches and outputs per
+ * try, and the CPU time per try of this thread (steadier than wall time on a shared machine). Rounds repeat the lot so the JIT warms
+ * up; read the last rounds. The first argument is the number of rounds (default 6).
  *
  * <pre>{@code
  * java $(cat cli/target/launcher/jvm-flags.txt) -cp samples/target/classes:$(cat /tmp/cp.txt) \
- *     dev.twstester.samples.bench.LockoutReachMain 6
+ *     dev.twstester.samples.bench.LockoutReachMain 16        # 16 rounds over base seeds 1 to 5
  * }</pre>
  */
 public final class LockoutReachMain {
