@@ -214,7 +214,7 @@ final class Feedback {
         long[] durations = generator.interestingMs();
         return Mutations.mapEvent(s, nth, e -> switch (random.nextInt(4)) {
             case 0 -> e.withKey(other.key());
-            case 1 -> e.withVariant(steering.weights() != null ? steering.draw(random) : random.nextInt(generator.variantCount()));
+            case 1 -> e.withVariant(variant(random));
             case 2 -> e.withEventTimeMs(Math.max(0, other.eventTimeMs() + random.nextLong(generator.spreadMs() / 10 + 1)));
             default -> e.withEventTimeMs(Math.max(0, other.eventTimeMs() + random.nextInt(3) - 1
                     + (durations.length == 0 ? generator.spreadMs() : durations[random.nextInt(durations.length)])));
@@ -295,7 +295,12 @@ final class Feedback {
     /** An event of a random key and variant (weighted when {@code weights} were given). */
     private GenEvent event(SplittableRandom random, long time) {
         List<String> keys = generator.keyList();
-        int variant = steering.weights() != null ? steering.draw(random) : random.nextInt(generator.variantCount());
+        int variant = variant(random);
         return new GenEvent(keys.get(random.nextInt(keys.size())), Math.max(0, time), variant);
+    }
+
+    /** A variant drawn by the {@code weights(...)} when given, else uniformly. */
+    private int variant(SplittableRandom random) {
+        return steering.weights() != null ? steering.draw(random) : random.nextInt(generator.variantCount());
     }
 }

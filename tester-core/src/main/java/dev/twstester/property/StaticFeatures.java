@@ -2,7 +2,6 @@ package dev.twstester.property;
 
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
