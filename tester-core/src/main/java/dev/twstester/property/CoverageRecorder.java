@@ -1,6 +1,7 @@
 package dev.twstester.property;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -38,7 +39,9 @@ import dev.twstester.sim.TwsSimulator;
  * {@code keys: 1|2|3+}, {@code batches: 1|2-3|4-7|8+}, {@code handler: <name>}, {@code no-data batch},
  * {@code late rows dropped}, {@code timer registered|deleted|fired: <TimeMode>} (from the batch's
  * metrics and fired timers; deleted counts the handler's deletes, not the fired timers Spark counts too), {@code TTL expired}, {@code state created|updated|cleared: <variable>}
- * (from the state after each committed batch), {@code outputs in a batch: 0|1|2+},
+ * (from the state after each committed batch, compared with the one before for the keys a handler
+ * ran for; for every key when a variable has a TTL or a call wrote state outside a batch),
+ * {@code outputs in a batch: 0|1|2+},
  * {@code restart}, {@code new version deployed}, {@code batch failed[: <Spark error class>]} and
  * {@code error: <exception>}. Features of a query's second and later operators start with
  * {@code [op N] }.
@@ -56,11 +59,22 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
 
     private final List<String> timeModes = new ArrayList<>();
     private final Set<String> features = new LinkedHashSet<>();
-    private final Map<String, StringBuilder> sequences = new LinkedHashMap<>();
+    private final Map<SequenceKey, StringBuilder> sequences = new LinkedHashMap<>();
+    /** Feature names built once per operator and name, so a batch does not concatenate (and hash) them again. */
+    private final Map<Name, String> names = new HashMap<>();
+
+    /** A feature name's parts. */
+    private record Name(int operator, String kind, String detail) {}
+
+    /** A key of an operator, for its handler sequence. */
+    private record SequenceKey(int operator, Object key) {}
     private final Set<String> keys = new LinkedHashSet<>();
-    private final Map<Integer, StateDump<?>> lastState = new HashMap<>();
-    /** {@link #lastState} by key, per operator: the last batch's, so a batch decodes only its own dump. */
-    private final Map<Integer, Map<Object, Map<String, StateDump.Variable>>> lastByKey = new HashMap<>();
+    /** Per operator, each key's state and timers after the last committed batch. */
+    private final Map<Integer, Map<Object, StateDump.KeyState<?>>> lastByKey = new HashMap<>();
+    /** Per operator, the keys a handler ran for since the last committed batch: the only keys whose state can change. */
+    private final Map<Integer, Set<Object>> touched = new HashMap<>();
+    /** Set by a call that writes state outside a batch (a restore, a new version, a state write): read every key then. */
+    private boolean wholeStateNext = true;
     private final Map<String, Predicate<StateView<K>>> stateLabels = new LinkedHashMap<>();
     private final List<BatchResult<K, I, O>> batches = new ArrayList<>();
     private final List<FailedBatch> failures = new ArrayList<>();
@@ -110,8 +124,13 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     /** {@link #features()} plus each key's handler sequence ({@code sequence: II T}), for feedback. */
     public Set<String> signals() {
         Set<String> all = features();
-        sequences.values().forEach(s -> all.add("sequence: " + s));
+        addSequencesTo(all);
         return all;
+    }
+
+    /** Adds each key's handler sequence ({@code sequence: II T}) to {@code signals}. */
+    void addSequencesTo(Set<String> signals) {
+        sequences.values().forEach(s -> signals.add("sequence: " + s));
     }
 
     /** The batches the run committed and the batches that failed, as one result. */
@@ -122,10 +141,7 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     /** The first operator's timers pending after the last committed batch, in epoch ms. */
     List<Long> pendingTimers() {
         List<Long> out = new ArrayList<>();
-        StateDump<?> last = lastState.get(0);
-        if (last != null) {
-            last.keys().forEach(k -> k.timers().forEach(t -> out.add(t.toEpochMilli())));
-        }
+        lastByKey.getOrDefault(0, Map.of()).values().forEach(k -> k.timers().forEach(t -> out.add(t.toEpochMilli())));
         return out;
     }
 
@@ -135,6 +151,9 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
 
     @Override
     public void callStarted(SimulatorCall<I> call) {
+        if (!call.replayable()) {
+            wholeStateNext = true;           // a restore or a state write changes keys no handler ran for
+        }
         for (Scenario.Step<I> step : call.steps()) {
             if (step instanceof Scenario.Stop<?>) {
                 features.add("restart");
@@ -151,11 +170,12 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
 
     @Override
     public void handlerStarting(HandlerCall call) {
-        features.add(prefix(call.operator()) + "handler: " + call.handler());
-        String key = call.operator() + "/" + call.key();
+        features.add(name(call.operator(), "handler: ", call.handler()));
+        SequenceKey key = new SequenceKey(call.operator(), call.key());
         if (call.operator() == 0) {
             keys.add(String.valueOf(call.key()));
         }
+        touched.computeIfAbsent(call.operator(), o -> new LinkedHashSet<>()).add(call.key());
         StringBuilder seq = sequences.computeIfAbsent(key, k -> new StringBuilder());
         if (seq.length() < MAX_SEQUENCE && call.attempt() == 0) {
             seq.append(switch (call.handler()) {
@@ -168,6 +188,7 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
 
     @Override
     public void restartedWith(TwsSimulator<K, I, O> next) {
+        wholeStateNext = true;
         features.add("new version deployed");
     }
 
@@ -177,10 +198,12 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
         List<BatchResult<?, ?, ?>> views = batch.operators();
         for (int i = 0; i < views.size(); i++) {
             recordBatch(i, views.get(i));
-            recordState(i, simulator.state(i).dump());
+            recordState(i, simulator.state(i));
         }
+        touched.clear();
+        wholeStateNext = false;
         int outputs = batch.outputs().size();
-        features.add("outputs in a batch: " + (outputs >= 2 ? "2+" : outputs));
+        features.add(outputs == 0 ? "outputs in a batch: 0" : outputs == 1 ? "outputs in a batch: 1" : "outputs in a batch: 2+");
         stateLabels.forEach((label, test) -> {
             if (!labels.contains(label) && test.test(simulator.state())) {
                 labels.add(label);
@@ -195,59 +218,91 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     }
 
     private void recordBatch(int operator, BatchResult<?, ?, ?> batch) {
-        String p = prefix(operator);
         String mode = operator < timeModes.size() ? timeModes.get(operator) : "?";
         if (!batch.hadInput()) {
-            features.add(p + "no-data batch");
+            features.add(name(operator, "no-data batch", ""));
         }
         if (!batch.droppedLate().isEmpty()) {
-            features.add(p + "late rows dropped");
+            features.add(name(operator, "late rows dropped", ""));
         }
         if (batch.metric("numRegisteredTimers") > 0) {
-            features.add(p + "timer registered: " + mode);
+            features.add(name(operator, "timer registered: ", mode));
         }
         if (batch.metric("numDeletedTimers") > batch.firedTimers().size()) {     // Spark counts each fired timer too
-            features.add(p + "timer deleted: " + mode);
+            features.add(name(operator, "timer deleted: ", mode));
         }
         if (!batch.firedTimers().isEmpty()) {
-            features.add(p + "timer fired: " + mode);
+            features.add(name(operator, "timer fired: ", mode));
         }
         if (batch.metric("numValuesRemovedDueToTTLExpiry") > 0) {
-            features.add(p + "TTL expired");
+            features.add(name(operator, "TTL expired", ""));
         }
     }
 
-    /** Compares each key's variables with the last committed batch's: created, updated, cleared. */
-    private void recordState(int operator, StateDump<?> now) {
-        lastState.put(operator, now);
-        Map<Object, Map<String, StateDump.Variable>> current = byKey(now);
-        Map<Object, Map<String, StateDump.Variable>> before = lastByKey.put(operator, current);
-        Map<Object, Map<String, StateDump.Variable>> old = before == null ? Map.of() : before;
-        String p = prefix(operator);
-        current.forEach((key, vars) -> {
-            Map<String, StateDump.Variable> was = old.getOrDefault(key, Map.of());
-            vars.forEach((name, v) -> {
-                StateDump.Variable prior = was.get(name);
-                if (prior == null) {
-                    features.add(p + "state created: " + name);
-                } else if (!Objects.equals(prior, v)) {
-                    features.add(p + "state updated: " + name);
+    /**
+     * Compares each key's variables with the last committed batch's: created, updated, cleared.
+     * Reads only the keys a handler ran for, unless a variable has a TTL (values then expire
+     * without one) or a call wrote state outside a batch.
+     */
+    @SuppressWarnings("unchecked")
+    private void recordState(int operator, StateView<?> view) {
+        Map<Object, StateDump.KeyState<?>> old = lastByKey.get(operator);
+        boolean whole = old == null || wholeStateNext || anyTtl(view);
+        Collection<Object> keysRead = whole ? null : touched.getOrDefault(operator, Set.of());
+        StateDump<?> now = whole ? view.dump() : ((StateView<Object>) view).dump(keysRead);
+        Map<Object, StateDump.KeyState<?>> current = new HashMap<>();
+        now.keys().forEach(k -> current.put(k.key(), k));
+        Map<Object, StateDump.KeyState<?>> before = old == null ? Map.of() : old;
+        Set<Object> compared = new LinkedHashSet<>(whole ? before.keySet() : keysRead);
+        compared.addAll(current.keySet());
+        for (Object key : compared) {
+            compare(operator, variables(before.get(key)), variables(current.get(key)));
+        }
+        if (whole) {
+            lastByKey.put(operator, current);
+        } else {
+            keysRead.forEach(key -> {
+                if (current.containsKey(key)) {
+                    old.put(key, current.get(key));
+                } else {
+                    old.remove(key);
                 }
             });
-        });
-        old.forEach((key, vars) -> vars.keySet().forEach(name -> {
-            if (!current.getOrDefault(key, Map.of()).containsKey(name)) {
-                features.add(p + "state cleared: " + name);
-            }
-        }));
+        }
     }
 
-    private static Map<Object, Map<String, StateDump.Variable>> byKey(StateDump<?> dump) {
-        Map<Object, Map<String, StateDump.Variable>> out = new HashMap<>();
-        if (dump != null) {
-            dump.keys().forEach(k -> out.put(k.key(), k.variables()));
+    private void compare(int operator, Map<String, StateDump.Variable> was, Map<String, StateDump.Variable> is) {
+        is.forEach((name, v) -> {
+            StateDump.Variable prior = was.get(name);
+            if (prior == null) {
+                features.add(name(operator, "state created: ", name));
+            } else if (!Objects.equals(prior, v)) {
+                features.add(name(operator, "state updated: ", name));
+            }
+        });
+        was.keySet().forEach(name -> {
+            if (!is.containsKey(name)) {
+                features.add(name(operator, "state cleared: ", name));
+            }
+        });
+    }
+
+    private static Map<String, StateDump.Variable> variables(StateDump.KeyState<?> state) {
+        return state == null ? Map.of() : state.variables();
+    }
+
+    private static boolean anyTtl(StateView<?> view) {
+        for (String name : view.variableNames()) {
+            if (view.ttlOf(name).isPresent()) {
+                return true;
+            }
         }
-        return out;
+        return false;
+    }
+
+    /** {@code [op N] }, {@code kind} and {@code detail}, as one feature name, built once per recorder. */
+    private String name(int operator, String kind, String detail) {
+        return names.computeIfAbsent(new Name(operator, kind, detail), n -> prefix(operator) + kind + detail);
     }
 
     private static String prefix(int operator) {

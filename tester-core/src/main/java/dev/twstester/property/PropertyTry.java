@@ -31,6 +31,12 @@ public final class PropertyTry {
     private final GenScenario scenario;
     private final List<CoverageRecorder<?, ?, ?>> recorders = new ArrayList<>();
     private final Set<String> labels = new LinkedHashSet<>();
+    private Reached reached;
+    /** {@link #signals()}, once asked (feedback generation only). */
+    private Set<String> signals;
+
+    /** The labels and the features of a finished try. */
+    private record Reached(Set<String> labels, Set<String> features) {}
 
     PropertyTry(int index, GenScenario scenario) {
         this.index = index;
@@ -81,25 +87,38 @@ public final class PropertyTry {
         return recorders;
     }
 
-    /** User labels reached: given to {@link #label} or reached in a recorder. */
+    /** User labels reached: given to {@link #label} or reached in a recorder. Read once the check is done. */
     Set<String> labels() {
-        Set<String> all = new LinkedHashSet<>(labels);
-        recorders.forEach(r -> all.addAll(r.labels()));
-        return all;
+        return reached().labels();
     }
 
-    /** Built-in features of every recorder. */
+    /** Built-in features of every recorder. Read once the check is done. */
     Set<String> features() {
-        Set<String> all = new LinkedHashSet<>();
-        recorders.forEach(r -> all.addAll(r.features()));
-        return all;
+        return reached().features();
     }
 
-    /** Features, labels and handler sequences: what counts as new coverage for feedback. */
+    /** Features, labels and handler sequences: what counts as new coverage for feedback. Read once the check is done. */
     Set<String> signals() {
-        Set<String> all = new LinkedHashSet<>(labels());
-        recorders.forEach(r -> all.addAll(r.signals()));
-        return all;
+        if (signals == null) {
+            signals = new LinkedHashSet<>(labels());
+            signals.addAll(features());
+            recorders.forEach(r -> r.addSequencesTo(signals));
+        }
+        return signals;
+    }
+
+    /** What the try reached, gathered from its recorders the first time the engine asks, after the check. */
+    private Reached reached() {
+        if (reached == null) {
+            Set<String> userLabels = new LinkedHashSet<>(labels);
+            Set<String> builtIn = new LinkedHashSet<>();
+            for (CoverageRecorder<?, ?, ?> r : recorders) {
+                userLabels.addAll(r.labels());
+                builtIn.addAll(r.features());
+            }
+            reached = new Reached(userLabels, builtIn);
+        }
+        return reached;
     }
 
     /** Timers left pending at the end of the run, in epoch ms (of every recorder's first operator). */

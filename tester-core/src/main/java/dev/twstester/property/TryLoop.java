@@ -63,14 +63,15 @@ final class TryLoop {
 
     private void count(PropertyTry attempt) {
         Set<String> labels = attempt.labels();
+        Set<String> features = attempt.features();
         labels.forEach(l -> userCounts.merge(l, 1, Integer::sum));
-        attempt.features().forEach(f -> {
+        features.forEach(f -> {
             if (!labels.contains(f)) {
                 featureCounts.merge(f, 1, Integer::sum);
             }
         });
         steering.declared().forEach(l -> {
-            if (!labels.contains(l) && attempt.features().contains(l)) {
+            if (!labels.contains(l) && features.contains(l)) {
                 userCounts.merge(l, 1, Integer::sum);     // a built-in feature named in cover(...) or target(...)
             }
         });

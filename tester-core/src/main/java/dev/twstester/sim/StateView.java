@@ -1,7 +1,9 @@
 package dev.twstester.sim;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +55,15 @@ public final class StateView<K> {
         return access.variables().keySet();
     }
 
+    /**
+     * The time to live of state variable {@code name} ({@code TTLConfig}), empty when it has none.
+     * A value with a TTL can expire, and be removed at a batch's end, without a handler call.
+     */
+    public Optional<Duration> ttlOf(String name) {
+        StateVariable v = variable(name, StateVariable.class, "any");
+        return v.ttlMs > 0 ? Optional.of(Duration.ofMillis(v.ttlMs)) : Optional.empty();
+    }
+
     /** The kind of state variable {@code name}: {@code "value"}, {@code "list"} or {@code "map"}. */
     public String kindOf(String name) {
         StateVariable v = variable(name, StateVariable.class, "any");
@@ -93,24 +104,57 @@ public final class StateView<K> {
      * key order, each variable that holds something for it, and its timers.
      */
     public StateDump<K> dump() {
+        return dump(keys(), true);
+    }
+
+    /**
+     * The visible state and timers of {@code keys} now, decoded as {@link #dump()} does, in the
+     * order given; a key without visible state or timers is left out. Cheaper than the whole dump when a
+     * few keys changed, e.g. those a batch's handlers ran for:
+     * <pre>{@code
+     * StateDump<String> ana = sim.state().dump(List.of("ana"));
+     * }</pre>
+     */
+    public StateDump<K> dump(Collection<? extends K> keys) {
+        return dump(keys, false);
+    }
+
+    private StateDump<K> dump(Collection<? extends K> keys, boolean keepEmpty) {
         List<StateDump.KeyState<K>> all = new ArrayList<>();
         boolean timers = !access.timeMode().equals(TimeMode.None());
-        for (K key : keys()) {
-            Map<String, StateDump.Variable> variables = new LinkedHashMap<>();
-            for (String name : variableNames()) {
-                String kind = kindOf(name);
-                Object value = switch (kind) {
-                    case "value" -> value(name, key).orElse(null);
-                    case "list" -> nonEmpty(list(name, key));
-                    default -> nonEmpty(map(name, key));
-                };
-                if (value != null) {
-                    variables.put(name, new StateDump.Variable(kind, value));
-                }
+        for (K key : keys) {
+            StateDump.KeyState<K> state = at(key, k -> keyState(key, k, timers));   // the key encoded once
+            if (keepEmpty || !state.variables().isEmpty() || !state.timers().isEmpty()) {
+                all.add(state);
             }
-            all.add(new StateDump.KeyState<>(key, variables, timers ? timers(key) : List.of()));
         }
         return new StateDump<>(all);
+    }
+
+    /** {@code key}'s visible variables and timers, read with its encoded form {@code k}. */
+    @SuppressWarnings("unchecked")
+    private StateDump.KeyState<K> keyState(K key, Bytes k, boolean timers) {
+        Map<String, StateDump.Variable> variables = new LinkedHashMap<>();
+        access.variables().forEach((name, v) -> {
+            Object value = switch (v.kind()) {
+                case "value" -> ((ValueVariable<Object>) v).get(k);
+                case "list" -> nonEmpty(((ListVariable<Object>) v).get(k));
+                default -> nonEmpty(((MapVariable<Object, Object>) v).get(k));
+            };
+            if (value != null) {
+                variables.put(name, new StateDump.Variable(v.kind(), value));
+            }
+        });
+        List<Instant> pending = List.of();
+        if (timers) {
+            List<Long> ms = new ArrayList<>(access.timers().list(k));
+            ms.sort(null);
+            pending = new ArrayList<>(ms.size());
+            for (long t : ms) {
+                pending.add(Instant.ofEpochMilli(t));
+            }
+        }
+        return new StateDump.KeyState<>(key, variables, pending);
     }
 
     private static List<?> nonEmpty(List<?> list) {
