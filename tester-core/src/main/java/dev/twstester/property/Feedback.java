@@ -39,8 +39,44 @@ final class Feedback {
     private long freshSteps;
     private int freshTries;
 
-    /** A kept try: its scenario, how much it covered, whether it reached the target, its pending timers. */
-    private record Entry(GenScenario scenario, int signals, boolean reachesTarget, List<Long> pendingTimers) {}
+    /** The run of the last derived try's parent, offered to that try when it only adds steps ({@link #takeOffered}). */
+    private LiveRun<?, ?, ?> offered;
+
+    /**
+     * A kept try: its scenario, how much it covered, whether it reached the target, its pending
+     * timers, and its run until a derived try takes it ({@link LiveRun}).
+     */
+    private static final class Entry {
+        private final GenScenario scenario;
+        private final int signals;
+        private final boolean reachesTarget;
+        private final List<Long> pendingTimers;
+        private LiveRun<?, ?, ?> live;
+
+        Entry(GenScenario scenario, int signals, boolean reachesTarget, List<Long> pendingTimers, LiveRun<?, ?, ?> live) {
+            this.scenario = scenario;
+            this.signals = signals;
+            this.reachesTarget = reachesTarget;
+            this.pendingTimers = pendingTimers;
+            this.live = live;
+        }
+
+        GenScenario scenario() {
+            return scenario;
+        }
+
+        int signals() {
+            return signals;
+        }
+
+        boolean reachesTarget() {
+            return reachesTarget;
+        }
+
+        List<Long> pendingTimers() {
+            return pendingTimers;
+        }
+    }
 
     Feedback(ScenarioGenerator generator, LongFunction<GenScenario> fresh, Steering steering) {
         this.generator = generator;
@@ -50,6 +86,7 @@ final class Feedback {
 
     /** The scenario of try {@code index}, whose try seed is {@code seed}. */
     GenScenario next(int index, long seed) {
+        offered = null;
         SplittableRandom random = new SplittableRandom(seed ^ SALT);
         if (corpus.isEmpty() || index < WARM_UP || random.nextDouble() < FRESH_CHANCE) {
             GenScenario plain = freshest(index, seed, random);
@@ -59,6 +96,26 @@ final class Feedback {
         }
         derived.add(index);
         Entry parent = pick(random);
+        GenScenario child = derive(parent, random);
+        if (parent.live != null && child.extendsScenario(parent.scenario())) {
+            offered = parent.live;         // the child goes on from the parent's run; the run is the child's now
+            parent.live = null;
+        }
+        return child;
+    }
+
+    /**
+     * The parent's run for the try {@link #next} just gave, when that try only adds steps to its
+     * parent's scenario (once; null otherwise).
+     */
+    LiveRun<?, ?, ?> takeOffered() {
+        LiveRun<?, ?, ?> taken = offered;
+        offered = null;
+        return taken;
+    }
+
+    /** A child of {@code parent}: one event changed in place, or steps dropped and edits made. */
+    private GenScenario derive(Entry parent, SplittableRandom random) {
         GenScenario child = parent.scenario();
         boolean longer = freshTries > 0 && child.steps().size() * freshTries > freshSteps;
         if (parent.reachesTarget() && (longer || random.nextBoolean())) {
@@ -127,13 +184,13 @@ final class Feedback {
             return;                      // kept scenarios stay near the generator's size: a try costs about as much
         }
         if (isNew || reaches && reaching.size() < MAX_TARGET_KEEPERS) {
-            Entry entry = new Entry(scenario, signals.size(), reaches, attempt.pendingTimers());
+            Entry entry = new Entry(scenario, signals.size(), reaches, attempt.pendingTimers(), attempt.live());
             corpus.add(entry);
             if (reaches) {
                 reaching.add(entry);
             }
         } else if (reaches) {
-            replaceLongestReaching(new Entry(scenario, signals.size(), true, attempt.pendingTimers()));
+            replaceLongestReaching(new Entry(scenario, signals.size(), true, attempt.pendingTimers(), attempt.live()));
         }
     }
 

@@ -291,13 +291,38 @@ public final class GenScenario {
      * {@link #applyTo} gives.
      */
     public <I> Scenario<I> toScenario(EventFactory<? extends I> factory) {
+        return toScenario(factory, 0);
+    }
+
+    /** {@link #toScenario(EventFactory)} of the steps from {@code fromStep} on. */
+    <I> Scenario<I> toScenario(EventFactory<? extends I> factory, int fromStep) {
         Objects.requireNonNull(factory, "factory must not be null");
-        List<Step<I>> out = new ArrayList<>(steps.size());
-        for (Step<GenEvent> s : steps) {
+        List<Step<I>> out = new ArrayList<>(steps.size() - fromStep);
+        for (Step<GenEvent> s : steps.subList(fromStep, steps.size())) {
             StepParts<GenEvent> parts = StepParts.of(s);
             out.add(parts.withRows(rows(parts.rows(), factory)));
         }
         return new Scenario<>(out);
+    }
+
+    /**
+     * Whether this scenario is {@code prefix} with steps added at the end: the same settings (time
+     * mode, event-time base, watermark delay, variant names, partitions, trigger interval), more
+     * steps, and {@code prefix}'s steps first.
+     */
+    boolean extendsScenario(GenScenario prefix) {
+        if (steps.size() <= prefix.steps.size() || !timeMode.equals(prefix.timeMode)
+                || !eventTimeBase.equals(prefix.eventTimeBase) || !Objects.equals(watermarkDelay, prefix.watermarkDelay)
+                || !variantNames.equals(prefix.variantNames) || !Objects.equals(shufflePartitions, prefix.shufflePartitions)
+                || !Objects.equals(triggerInterval, prefix.triggerInterval)) {
+            return false;
+        }
+        for (int i = 0; i < prefix.steps.size(); i++) {
+            if (steps.get(i) != prefix.steps.get(i) && !steps.get(i).equals(prefix.steps.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static <I> List<I> rows(List<GenEvent> events, EventFactory<? extends I> factory) {

@@ -34,6 +34,10 @@ public final class PropertyTry {
     private Reached reached;
     /** {@link #signals()}, once asked (feedback generation only). */
     private Set<String> signals;
+    /** A parent try's run this try may go on from (when its scenario only adds steps to the parent's). */
+    private LiveRun<?, ?, ?> offered;
+    /** This try's own run, once done, for a derived try to go on from. */
+    private LiveRun<?, ?, ?> live;
 
     /** The labels and the features of a finished try. */
     private record Reached(Set<String> labels, Set<String> features) {}
@@ -80,6 +84,33 @@ public final class PropertyTry {
     public PropertyTry label(String label) {
         labels.add(Objects.requireNonNull(label, "label must not be null"));
         return this;
+    }
+
+    /** Offers this try the run of the corpus entry it was derived from; null for none. */
+    void offer(LiveRun<?, ?, ?> parent) {
+        offered = parent;
+    }
+
+    /** The parent's run offered to this try, once: taking it leaves none. */
+    LiveRun<?, ?, ?> takeOffered() {
+        LiveRun<?, ?, ?> taken = offered;
+        offered = null;
+        return taken;
+    }
+
+    /** Goes on from a parent's run: its recorder, which has its coverage so far, becomes this try's too. */
+    void adopt(CoverageRecorder<?, ?, ?> recorder) {
+        recorders.add(recorder);
+    }
+
+    /** Keeps this try's finished run, for a derived try to go on from. */
+    void keepLive(LiveRun<?, ?, ?> run) {
+        live = run;
+    }
+
+    /** This try's finished run, when its check ran the scenario through {@code QueryProperty}; else null. */
+    LiveRun<?, ?, ?> live() {
+        return live;
     }
 
     /** The recorders made for this try, in order. */

@@ -10,6 +10,7 @@ import java.util.function.Predicate;
 import dev.twstester.RunResult;
 import dev.twstester.TwsQuery;
 import dev.twstester.sim.StateView;
+import dev.twstester.sim.TwsSimulator;
 
 /**
  * A property whose tries the engine runs ({@link Property#runs}): each try's scenario through a
@@ -40,6 +41,8 @@ public final class QueryProperty<K, I, O> {
     private final TwsQuery<K, I, O> query;
     private final EventFactory<? extends I> factory;
     private final List<Classifier<K, I, O>> classifiers;
+    /** Whether a derived try that only adds steps goes on from its parent's simulator ({@link LiveRun}). */
+    private final boolean continueRuns;
 
     /** One user label and when a run reaches it. */
     private record Classifier<K, I, O>(String label, Predicate<RunResult<K, I, O>> onRun,
@@ -47,20 +50,31 @@ public final class QueryProperty<K, I, O> {
 
     QueryProperty(Property property, TwsQuery<K, I, O> query, EventFactory<? extends I> factory,
             List<Classifier<K, I, O>> classifiers) {
+        this(property, query, factory, classifiers, true);
+    }
+
+    private QueryProperty(Property property, TwsQuery<K, I, O> query, EventFactory<? extends I> factory,
+            List<Classifier<K, I, O>> classifiers, boolean continueRuns) {
         this.property = property;
         this.query = query;
         this.factory = factory;
         this.classifiers = List.copyOf(classifiers);
+        this.continueRuns = continueRuns;
     }
 
     private QueryProperty<K, I, O> with(Property p) {
-        return new QueryProperty<>(p, query, factory, classifiers);
+        return new QueryProperty<>(p, query, factory, classifiers, continueRuns);
+    }
+
+    /** With {@code false}, every try runs its whole scenario on a new simulator (to compare with going on from a parent's). */
+    QueryProperty<K, I, O> continueRuns(boolean on) {
+        return new QueryProperty<>(property, query, factory, classifiers, on);
     }
 
     private QueryProperty<K, I, O> adding(Classifier<K, I, O> c) {
         List<Classifier<K, I, O>> all = new ArrayList<>(classifiers);
         all.add(c);
-        return new QueryProperty<>(property.declare(c.label()), query, factory, all);
+        return new QueryProperty<>(property.declare(c.label()), query, factory, all, continueRuns);
     }
 
     /** A try reaches {@code label} when {@code test} holds for its run (every batch it committed and every failure). */
@@ -79,6 +93,15 @@ public final class QueryProperty<K, I, O> {
     public QueryProperty<K, I, O> classifyState(String label, Predicate<StateView<K>> test) {
         Objects.requireNonNull(test, "test must not be null");
         return adding(new Classifier<>(requireLabel(label), null, test));
+    }
+
+    /** {@code offered} when this property ran it and {@code scenario} only adds steps to its scenario; else null. */
+    @SuppressWarnings("unchecked")
+    private LiveRun<K, I, O> continuable(LiveRun<?, ?, ?> offered, GenScenario scenario) {
+        if (!continueRuns || offered == null || offered.owner() != this || !scenario.extendsScenario(offered.scenario())) {
+            return null;
+        }
+        return (LiveRun<K, I, O>) offered;
     }
 
     private static String requireLabel(String label) {
@@ -128,15 +151,31 @@ public final class QueryProperty<K, I, O> {
         return property.checkTries(t -> check.apply(run(t)));
     }
 
-    /** The run of one try, labelled. */
+    /**
+     * The run of one try, labelled. A derived try whose scenario only adds steps to its parent's
+     * goes on from the parent's simulator and recorder: the same run, for the added steps' cost.
+     */
     private RunResult<K, I, O> run(PropertyTry t) {
-        CoverageRecorder<K, I, O> recorder = t.listener(query);
-        for (Classifier<K, I, O> c : classifiers) {
-            if (c.onState() != null) {
-                recorder.labelWhenState(c.label(), c.onState());
+        LiveRun<K, I, O> parent = continuable(t.takeOffered(), t.scenario());
+        TwsSimulator<K, I, O> simulator;
+        CoverageRecorder<K, I, O> recorder;
+        RunResult<K, I, O> run;
+        if (parent != null) {
+            simulator = parent.simulator();
+            recorder = parent.recorder();
+            t.adopt(recorder);
+            run = parent.then(simulator.run(t.scenario().toScenario(factory, parent.scenario().steps().size())));
+        } else {
+            recorder = t.listener(query);
+            for (Classifier<K, I, O> c : classifiers) {
+                if (c.onState() != null) {
+                    recorder.labelWhenState(c.label(), c.onState());
+                }
             }
+            simulator = t.simulator(query, recorder);
+            run = simulator.run(t.scenario().toScenario(factory));
         }
-        RunResult<K, I, O> run = t.simulator(query, recorder).run(t.scenario().toScenario(factory));
+        t.keepLive(new LiveRun<>(this, t.scenario(), simulator, recorder, run));
         for (Classifier<K, I, O> c : classifiers) {
             if (c.onRun() != null && c.onRun().test(run)) {
                 t.label(c.label());

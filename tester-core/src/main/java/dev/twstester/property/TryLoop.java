@@ -34,6 +34,9 @@ final class TryLoop {
         for (int i = 0; i < seeds.size(); i++) {
             GenScenario scenario = feedback == null ? property.scenario(seeds.get(i)) : feedback.next(i, seeds.get(i));
             PropertyTry attempt = new PropertyTry(i, scenario);
+            if (feedback != null) {
+                attempt.offer(feedback.takeOffered());
+            }
             Optional<String> message = evaluate(check, attempt);
             count(attempt);
             if (feedback != null) {

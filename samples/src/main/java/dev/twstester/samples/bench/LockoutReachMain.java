@@ -12,13 +12,16 @@ import dev.twstester.samples.lockout.LockoutProperty;
 /**
  * Benchmark (10), the plain variant of {@link LockoutCoverageBench}: for uniform and for
  * feedback-directed generation, over base seeds 1 to N (the second argument, default 5) of 200
- * tries each, the share of tries that reach {@code unlocked}, the committed batches and outputs per
- * try, and the CPU time per try of this thread (steadier than wall time on a shared machine). Rounds repeat the lot so the JIT warms
- * up; read the last rounds. The first argument is the number of rounds (default 6).
+ * tries each, the share of tries that reach {@code unlocked}, the committed batches, input rows and
+ * outputs per try, and the CPU time per try of this thread (steadier than wall time on a shared
+ * machine). Each round runs every seed in both modes, one after the other and in turns (uniform
+ * first for odd seeds, feedback first for even ones), so a slower or faster spell of the machine
+ * weighs on both; the last line is the CPU per try of the rounds after the first third, summed,
+ * feedback over uniform. The first argument is the number of rounds (default 30).
  *
  * <pre>{@code
  * java $(cat cli/target/launcher/jvm-flags.txt) -cp samples/target/classes:$(cat /tmp/cp.txt) \
- *     dev.twstester.samples.bench.LockoutReachMain 16        # 16 rounds over base seeds 1 to 5
+ *     dev.twstester.samples.bench.LockoutReachMain 45        # 45 rounds over base seeds 1 to 5
  * }</pre>
  */
 public final class LockoutReachMain {
@@ -27,30 +30,54 @@ public final class LockoutReachMain {
     private LockoutReachMain() {}
 
     public static void main(String[] args) {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 6;
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         int seeds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         PrintStream out = System.out;
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));   // the engine prints each run's table
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        double[] measured = new double[Generation.values().length];
         for (int round = 1; round <= rounds; round++) {
-            for (Generation g : Generation.values()) {
-                long[] batches = {0};
-                long[] outputs = {0};
-                double reach = 0;
-                long start = cpu.getCurrentThreadCpuTime();
-                for (long seed = 1; seed <= seeds; seed++) {
-                    PropertyResult r = LockoutProperty.property(TRIES, seed).generation(g).check(run -> {
-                        batches[0] += run.batches().size();
-                        outputs[0] += run.outputs().size();
-                        return LockoutProperty.locksAlternate(run);
-                    });
-                    reach += r.assertPassed().coverage().share("unlocked");
+            Tally[] tally = {new Tally(), new Tally()};
+            for (long seed = 1; seed <= seeds; seed++) {
+                Generation[] order = seed % 2 == 1 ? new Generation[] {Generation.UNIFORM, Generation.FEEDBACK}
+                        : new Generation[] {Generation.FEEDBACK, Generation.UNIFORM};
+                for (Generation g : order) {
+                    tally[g.ordinal()].run(g, seed, cpu);
                 }
-                double tries = (double) TRIES * seeds;
-                out.printf("round %d %-8s unlocked %5.1f%% of tries (mean of %d seeds), %5.1f batches/try, %4.2f outputs/try,"
-                        + " %.3f ms CPU/try%n", round, g, 100 * reach / seeds, seeds, batches[0] / tries, outputs[0] / tries,
-                        (cpu.getCurrentThreadCpuTime() - start) / 1e6 / tries);
             }
+            for (Generation g : Generation.values()) {
+                Tally t = tally[g.ordinal()];
+                double tries = (double) TRIES * seeds;
+                out.printf("round %d %-8s unlocked %5.1f%% of tries (mean of %d seeds), %5.1f batches/try, %4.1f rows/try,"
+                        + " %4.2f outputs/try, %.4f ms CPU/try%n", round, g, 100 * t.reach / seeds, seeds,
+                        t.batches / tries, t.rows / tries, t.outputs / tries, t.cpuNanos / 1e6 / tries);
+                if (round > rounds / 3) {
+                    measured[g.ordinal()] += t.cpuNanos;
+                }
+            }
+        }
+        out.printf("CPU per try, feedback / uniform, rounds %d to %d: %.2f%n", rounds / 3 + 1, rounds,
+                measured[Generation.FEEDBACK.ordinal()] / measured[Generation.UNIFORM.ordinal()]);
+    }
+
+    /** One mode's sums over a round's seeds. */
+    private static final class Tally {
+        private long batches;
+        private long rows;
+        private long outputs;
+        private double reach;
+        private long cpuNanos;
+
+        void run(Generation g, long seed, ThreadMXBean cpu) {
+            long start = cpu.getCurrentThreadCpuTime();
+            PropertyResult r = LockoutProperty.property(TRIES, seed).generation(g).check(run -> {
+                batches += run.batches().size();
+                outputs += run.outputs().size();
+                run.batches().forEach(b -> rows += b.input().size());
+                return LockoutProperty.locksAlternate(run);
+            });
+            reach += r.assertPassed().coverage().share("unlocked");
+            cpuNanos += cpu.getCurrentThreadCpuTime() - start;
         }
     }
 }
