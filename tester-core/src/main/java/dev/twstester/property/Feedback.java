@@ -2,7 +2,9 @@ package dev.twstester.property;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.LongFunction;
@@ -42,41 +44,11 @@ final class Feedback {
     /** The run of the last derived try's parent, offered to that try when it only adds steps ({@link #takeOffered}). */
     private LiveRun<?, ?, ?> offered;
 
-    /**
-     * A kept try: its scenario, how much it covered, whether it reached the target, its pending
-     * timers, and its run until a derived try takes it ({@link LiveRun}).
-     */
-    private static final class Entry {
-        private final GenScenario scenario;
-        private final int signals;
-        private final boolean reachesTarget;
-        private final List<Long> pendingTimers;
-        private LiveRun<?, ?, ?> live;
+    /** A kept try: its scenario, how much it covered, whether it reached the target, its pending timers. */
+    private record Entry(GenScenario scenario, int signals, boolean reachesTarget, List<Long> pendingTimers) {}
 
-        Entry(GenScenario scenario, int signals, boolean reachesTarget, List<Long> pendingTimers, LiveRun<?, ?, ?> live) {
-            this.scenario = scenario;
-            this.signals = signals;
-            this.reachesTarget = reachesTarget;
-            this.pendingTimers = pendingTimers;
-            this.live = live;
-        }
-
-        GenScenario scenario() {
-            return scenario;
-        }
-
-        int signals() {
-            return signals;
-        }
-
-        boolean reachesTarget() {
-            return reachesTarget;
-        }
-
-        List<Long> pendingTimers() {
-            return pendingTimers;
-        }
-    }
+    /** The runs of kept tries that no derived try has taken yet ({@link LiveRun}), by entry. */
+    private final Map<Entry, LiveRun<?, ?, ?>> live = new IdentityHashMap<>();
 
     Feedback(ScenarioGenerator generator, LongFunction<GenScenario> fresh, Steering steering) {
         this.generator = generator;
@@ -97,9 +69,8 @@ final class Feedback {
         derived.add(index);
         Entry parent = pick(random);
         GenScenario child = derive(parent, random);
-        if (parent.live != null && child.extendsScenario(parent.scenario())) {
-            offered = parent.live;         // the child goes on from the parent's run; the run is the child's now
-            parent.live = null;
+        if (live.containsKey(parent) && child.extendsScenario(parent.scenario())) {
+            offered = live.remove(parent);         // the child goes on from the parent's run; the run is the child's now
         }
         return child;
     }
@@ -184,17 +155,25 @@ final class Feedback {
             return;                      // kept scenarios stay near the generator's size: a try costs about as much
         }
         if (isNew || reaches && reaching.size() < MAX_TARGET_KEEPERS) {
-            Entry entry = new Entry(scenario, signals.size(), reaches, attempt.pendingTimers(), attempt.live());
+            Entry entry = keep(new Entry(scenario, signals.size(), reaches, attempt.pendingTimers()), attempt);
             corpus.add(entry);
             if (reaches) {
                 reaching.add(entry);
             }
         } else if (reaches) {
-            replaceLongestReaching(new Entry(scenario, signals.size(), true, attempt.pendingTimers(), attempt.live()));
+            replaceLongestReaching(new Entry(scenario, signals.size(), true, attempt.pendingTimers()), attempt);
         }
     }
 
-    private void replaceLongestReaching(Entry entry) {
+    /** {@code entry}, with its try's run kept for a derived try to go on from. */
+    private Entry keep(Entry entry, PropertyTry attempt) {
+        if (attempt.live() != null) {
+            live.put(entry, attempt.live());
+        }
+        return entry;
+    }
+
+    private void replaceLongestReaching(Entry entry, PropertyTry attempt) {
         int longest = 0;
         for (int i = 1; i < reaching.size(); i++) {
             if (reaching.get(i).scenario().steps().size() > reaching.get(longest).scenario().steps().size()) {
@@ -203,7 +182,8 @@ final class Feedback {
         }
         Entry old = reaching.get(longest);
         if (entry.scenario().steps().size() < old.scenario().steps().size()) {
-            reaching.set(longest, entry);
+            live.remove(old);
+            reaching.set(longest, keep(entry, attempt));
             for (int i = 0; i < corpus.size(); i++) {
                 if (corpus.get(i) == old) {
                     corpus.set(i, entry);

@@ -14,11 +14,8 @@ import java.util.Optional;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.streaming.ExpiredTimerInfo;
 import org.apache.spark.sql.streaming.OutputMode;
-import org.apache.spark.sql.streaming.StatefulProcessor;
-import org.apache.spark.sql.streaming.TTLConfig;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
-import org.apache.spark.sql.streaming.ValueState;
 import org.junit.jupiter.api.Test;
 
 import dev.twstester.RunResult;
@@ -34,33 +31,30 @@ import scala.jdk.javaapi.CollectionConverters;
 class ContinuedRunTest {
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
-    /** Counts rows per key; a checkout arms a timer 5 s on, which emits the count and clears it. */
-    public static class Armed extends StatefulProcessor<String, ProbeEvent, String> {
-        private transient ValueState<Long> count;
+    /** {@link ProbeProcessor}'s count per key; a checkout also arms a timer 5 s on, which emits the count and clears it. */
+    public static class Armed extends ProbeProcessor {
         private transient boolean eventTime;
 
         @Override
         public void init(OutputMode outputMode, TimeMode timeMode) {
+            super.init(outputMode, timeMode);
             eventTime = timeMode.equals(TimeMode.EventTime());
-            count = getHandle().getValueState("count", Encoders.LONG(), TTLConfig.NONE());
         }
 
         @Override
         public scala.collection.Iterator<String> handleInputRows(String key, scala.collection.Iterator<ProbeEvent> rows,
                 TimerValues timers) {
-            List<String> out = new ArrayList<>();
-            long n = count.exists() ? count.get() : 0L;
+            List<ProbeEvent> all = new ArrayList<>();
             while (rows.hasNext()) {
-                ProbeEvent e = rows.next();
-                n++;
-                out.add(key + ":" + e.getKind() + ":" + n);
+                all.add(rows.next());
+            }
+            for (ProbeEvent e : all) {
                 if (e.getKind().equals("checkout")) {
                     getHandle().registerTimer((eventTime ? e.getTs().getTime() : timers.getCurrentProcessingTimeInMs())
                             + 5_000);
                 }
             }
-            count.update(n);
-            return CollectionConverters.asScala(out.iterator());
+            return super.handleInputRows(key, CollectionConverters.asScala(all.iterator()), timers);
         }
 
         @Override

@@ -54,66 +54,62 @@ class CoverageStateTest {
         }
     }
 
-    private static TwsSimulator<String, ProbeEvent, String> simulator(boolean ttl, CoverageRecorder<String, ProbeEvent, String>[] out) {
-        TwsQuery<String, ProbeEvent, String> query = TwsQuery.builder(() -> new LastKind(ttl))
-                .keyBy(ProbeEvent::getKey, Encoders.STRING()).input(Encoders.bean(ProbeEvent.class))
-                .output(Encoders.STRING()).timeMode(TimeMode.ProcessingTime()).outputMode(OutputMode.Update()).build();
-        out[0] = CoverageRecorder.of(query);
-        return TwsSimulator.builder(query).listener(out[0]).build();
-    }
+    /** A simulator of {@link LastKind} in ProcessingTime mode with its coverage recorder attached. */
+    private record Recorded(TwsSimulator<String, ProbeEvent, String> sim, CoverageRecorder<String, ProbeEvent, String> coverage) {
+        static Recorded of(boolean ttl) {
+            TwsQuery<String, ProbeEvent, String> query = TwsQuery.builder(() -> new LastKind(ttl))
+                    .keyBy(ProbeEvent::getKey, Encoders.STRING()).input(Encoders.bean(ProbeEvent.class))
+                    .output(Encoders.STRING()).timeMode(TimeMode.ProcessingTime()).outputMode(OutputMode.Update()).build();
+            CoverageRecorder<String, ProbeEvent, String> coverage = CoverageRecorder.of(query);
+            return new Recorded(TwsSimulator.builder(query).listener(coverage).build(), coverage);
+        }
 
-    private static ProbeEvent row(String key, String kind) {
-        return new ProbeEvent(key, T0.toEpochMilli(), kind);
+        /** A batch at {@code T0 + seconds} of one row per {@code key:kind}. */
+        Recorded batch(int seconds, String... rows) {
+            List<ProbeEvent> events = new java.util.ArrayList<>();
+            for (String r : rows) {
+                events.add(new ProbeEvent(r.split(":")[0], T0.toEpochMilli(), r.split(":")[1]));
+            }
+            sim.runBatchAt(T0.plusSeconds(seconds), events);
+            return this;
+        }
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void a_key_cleared_through_state_is_seen_at_the_next_batch_though_no_handler_ran_for_it() {
-        CoverageRecorder<String, ProbeEvent, String>[] coverage = new CoverageRecorder[1];
-        TwsSimulator<String, ProbeEvent, String> sim = simulator(false, coverage);
-        sim.runBatchAt(T0, List.of(row("x", "add")));
-        sim.state().clear("last", "x");
-        assertThat(coverage[0].features()).doesNotContain("state cleared: last");
+        Recorded r = Recorded.of(false).batch(0, "x:add");
+        r.sim().state().clear("last", "x");
+        assertThat(r.coverage().features()).doesNotContain("state cleared: last");
 
-        sim.runBatchAt(T0.plusSeconds(1), List.of(row("y", "add")));
+        r.batch(1, "y:add");
 
-        assertThat(coverage[0].features()).contains("state created: last", "state cleared: last");
+        assertThat(r.coverage().features()).contains("state created: last", "state cleared: last");
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void a_batch_compares_only_its_keys_so_an_untouched_key_is_neither_updated_nor_cleared() {
-        CoverageRecorder<String, ProbeEvent, String>[] coverage = new CoverageRecorder[1];
-        TwsSimulator<String, ProbeEvent, String> sim = simulator(false, coverage);
-        sim.runBatchAt(T0, List.of(row("x", "add"), row("y", "add")));
-        sim.runBatchAt(T0.plusSeconds(1), List.of(row("y", "add")));
-        assertThat(coverage[0].features()).doesNotContain("state updated: last", "state cleared: last");
+        Recorded r = Recorded.of(false).batch(0, "x:add", "y:add").batch(1, "y:add");
+        assertThat(r.coverage().features()).doesNotContain("state updated: last", "state cleared: last");
 
-        sim.runBatchAt(T0.plusSeconds(2), List.of(row("x", "checkout")));
+        r.batch(2, "x:checkout");
 
-        assertThat(coverage[0].features()).contains("state updated: last").doesNotContain("state cleared: last");
+        assertThat(r.coverage().features()).contains("state updated: last").doesNotContain("state cleared: last");
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void a_value_whose_ttl_ran_out_is_cleared_without_a_handler_call_and_recorded() {
-        CoverageRecorder<String, ProbeEvent, String>[] coverage = new CoverageRecorder[1];
-        TwsSimulator<String, ProbeEvent, String> sim = simulator(true, coverage);
-        sim.runBatchAt(T0, List.of(row("x", "add")));
-        assertThat(sim.state().ttlOf("last")).contains(Duration.ofSeconds(10));
+        Recorded r = Recorded.of(true).batch(0, "x:add");
+        assertThat(r.sim().state().ttlOf("last")).contains(Duration.ofSeconds(10));
 
-        sim.runBatchAt(T0.plusSeconds(30), List.of(row("y", "add")));
+        r.batch(30, "y:add");
 
-        assertThat(coverage[0].features()).contains("TTL expired", "state cleared: last");
-        assertThat(sim.state().keys()).containsExactly("y");
+        assertThat(r.coverage().features()).contains("TTL expired", "state cleared: last");
+        assertThat(r.sim().state().keys()).containsExactly("y");
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void dump_of_some_keys_decodes_those_keys_and_leaves_out_a_key_without_state() {
-        CoverageRecorder<String, ProbeEvent, String>[] coverage = new CoverageRecorder[1];
-        TwsSimulator<String, ProbeEvent, String> sim = simulator(false, coverage);
-        sim.runBatchAt(T0, List.of(row("x", "add"), row("y", "checkout")));
+        TwsSimulator<String, ProbeEvent, String> sim = Recorded.of(false).batch(0, "x:add", "y:checkout").sim();
 
         StateDump<String> some = sim.state().dump(List.of("y", "nobody"));
 

@@ -20,7 +20,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /** A tiny processor for the property tests: counts rows per key and emits "key:kind:count" per row. */
 public class ProbeProcessor extends StatefulProcessor<String, ProbeEvent, String> {
-    private transient ValueState<Long> count;
+    protected transient ValueState<Long> count;
 
     @Override
     public void init(OutputMode outputMode, TimeMode timeMode) {
