@@ -311,10 +311,7 @@ public final class GenScenario {
      * steps, and {@code prefix}'s steps first.
      */
     boolean extendsScenario(GenScenario prefix) {
-        if (steps.size() <= prefix.steps.size() || !timeMode.equals(prefix.timeMode)
-                || !eventTimeBase.equals(prefix.eventTimeBase) || !Objects.equals(watermarkDelay, prefix.watermarkDelay)
-                || !variantNames.equals(prefix.variantNames) || !Objects.equals(shufflePartitions, prefix.shufflePartitions)
-                || !Objects.equals(triggerInterval, prefix.triggerInterval)) {
+        if (steps.size() <= prefix.steps.size() || !sameSettings(prefix)) {
             return false;
         }
         for (int i = 0; i < prefix.steps.size(); i++) {
@@ -452,10 +449,14 @@ public final class GenScenario {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof GenScenario g && timeMode.equals(g.timeMode) && eventTimeBase.equals(g.eventTimeBase)
+        return o instanceof GenScenario g && sameSettings(g) && steps.equals(g.steps);
+    }
+
+    /** The same time mode, event-time base, watermark delay, variant names, partitions and trigger interval. */
+    private boolean sameSettings(GenScenario g) {
+        return timeMode.equals(g.timeMode) && eventTimeBase.equals(g.eventTimeBase)
                 && Objects.equals(watermarkDelay, g.watermarkDelay) && variantNames.equals(g.variantNames)
-                && steps.equals(g.steps) && Objects.equals(shufflePartitions, g.shufflePartitions)
-                && Objects.equals(triggerInterval, g.triggerInterval);
+                && Objects.equals(shufflePartitions, g.shufflePartitions) && Objects.equals(triggerInterval, g.triggerInterval);
     }
 
     @Override
