@@ -20,7 +20,12 @@ final class StaticFeatures {
     private StaticFeatures() {}
 
     /** One feature: its kind and up to two numbers (a step kind's ordinal, a variant, a count, a duration). */
-    record Feature(String kind, long a, long b) {}
+    record Feature(String kind, long a, long b) {
+        @Override
+        public int hashCode() {       // the kinds are constants, so their hashes are cached: cheaper than the record's own
+            return (kind.hashCode() * 31 + Long.hashCode(a)) * 31 + Long.hashCode(b);
+        }
+    }
 
     /** The features of {@code s}; {@code interesting} are the generator's interesting durations in ms. */
     static Set<Feature> of(GenScenario s, long[] interesting) {
