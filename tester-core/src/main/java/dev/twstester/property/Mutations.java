@@ -28,8 +28,20 @@ final class Mutations {
 
     /** {@code scenario} with its {@code nth} event (counted over all steps, from 0) mapped by {@code f}. */
     static GenScenario mapEvent(GenScenario scenario, int nth, UnaryOperator<GenEvent> f) {
-        int[] i = {0};
-        return mapEvents(scenario, e -> i[0]++ == nth ? f.apply(e) : e);
+        List<Step<GenEvent>> steps = new ArrayList<>(scenario.steps());
+        int before = 0;
+        for (int s = 0; s < steps.size(); s++) {
+            StepParts<GenEvent> parts = StepParts.of(steps.get(s));
+            int n = parts.rows().size();
+            if (nth < before + n) {
+                List<GenEvent> rows = new ArrayList<>(parts.rows());
+                rows.set(nth - before, f.apply(rows.get(nth - before)));
+                steps.set(s, parts.withRows(rows));
+                break;                                  // only the step that holds the event changes
+            }
+            before += n;
+        }
+        return scenario.withSteps(steps);
     }
 
     /** The processing time after the last step (the epoch when no step moved it). */

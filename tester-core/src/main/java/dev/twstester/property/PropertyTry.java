@@ -1,6 +1,7 @@
 package dev.twstester.property;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -131,7 +132,7 @@ public final class PropertyTry {
     /** Features, labels and handler sequences: what counts as new coverage for feedback. Read once the check is done. */
     Set<String> signals() {
         if (signals == null) {
-            signals = new LinkedHashSet<>(labels());
+            signals = new HashSet<>(labels());
             signals.addAll(features());
             recorders.forEach(r -> r.addSequencesTo(signals));
         }
