@@ -56,15 +56,14 @@ import dev.twstester.sim.TwsSimulator;
 public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, O> {
     /** Handler kinds per key longer than this are cut, so the sequences stay a small set. */
     private static final int MAX_SEQUENCE = 8;
+    /** The {@code keys:} features, for 1, 2 and 3 or more keys. */
+    private static final String[] KEYS = {"keys: 1", "keys: 2", "keys: 3+"};
 
     private final List<String> timeModes = new ArrayList<>();
     private final Set<String> features = new LinkedHashSet<>();
     private final Map<SequenceKey, StringBuilder> sequences = new LinkedHashMap<>();
-    /** Feature names built once per operator and name, so a batch does not concatenate (and hash) them again. */
-    private final Map<Name, String> names = new HashMap<>();
-
-    /** A feature name's parts. */
-    private record Name(int operator, String kind, String detail) {}
+    /** Feature names built once (per property run when the engine made the recorder), so a batch does not concatenate (and hash) them again. */
+    private final FeatureNames names;
 
     /** A key of an operator, for its handler sequence. */
     private record SequenceKey(int operator, Object key) {}
@@ -80,7 +79,8 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     private final List<FailedBatch> failures = new ArrayList<>();
     private final Set<String> labels = new LinkedHashSet<>();
 
-    private CoverageRecorder(TwsQuery<K, I, O> query) {
+    private CoverageRecorder(TwsQuery<K, I, O> query, FeatureNames names) {
+        this.names = names;
         for (TwsQuery<?, ?, ?> operator : query.operators()) {
             timeModes.add(Times.name(operator.timeMode()));
         }
@@ -88,7 +88,12 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
 
     /** A recorder for a run of {@code query}. */
     public static <K, I, O> CoverageRecorder<K, I, O> of(TwsQuery<K, I, O> query) {
-        return new CoverageRecorder<>(Objects.requireNonNull(query, "query must not be null"));
+        return new CoverageRecorder<>(Objects.requireNonNull(query, "query must not be null"), new FeatureNames());
+    }
+
+    /** A recorder for a run of {@code query} whose feature names come from {@code names} (shared by a property run's tries). */
+    static <K, I, O> CoverageRecorder<K, I, O> of(TwsQuery<K, I, O> query, FeatureNames names) {
+        return new CoverageRecorder<>(query, names);
     }
 
     /** Also reach {@code label} when {@code test} holds for the first operator's state after any committed batch. */
@@ -108,10 +113,11 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     public Set<String> features() {
         Set<String> all = new LinkedHashSet<>(features);
         if (!keys.isEmpty()) {
-            all.add("keys: " + (keys.size() >= 3 ? "3+" : keys.size()));
+            all.add(KEYS[Math.min(keys.size(), 3) - 1]);
         }
         if (!batches.isEmpty()) {
-            all.add("batches: " + bucket(batches.size()));
+            int n = batches.size();
+            all.add(n == 1 ? "batches: 1" : n <= 3 ? "batches: 2-3" : n <= 7 ? "batches: 4-7" : "batches: 8+");
         }
         return all;
     }
@@ -119,6 +125,11 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     /** The user labels reached: those given to {@link #label} and to {@link #labelWhenState}. */
     public Set<String> labels() {
         return Set.copyOf(labels);
+    }
+
+    /** Adds the user labels reached to {@code into}. */
+    void addLabelsTo(Set<String> into) {
+        into.addAll(labels);
     }
 
     /** {@link #features()} plus each key's handler sequence ({@code sequence: II T}), for feedback. */
@@ -130,7 +141,7 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
 
     /** Adds each key's handler sequence ({@code sequence: II T}) to {@code signals}. */
     void addSequencesTo(Set<String> signals) {
-        sequences.values().forEach(s -> signals.add("sequence: " + s));
+        sequences.values().forEach(s -> signals.add(names.sequence(s)));
     }
 
     /** The batches the run committed and the batches that failed, as one result. */
@@ -143,10 +154,6 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
         List<Long> out = new ArrayList<>();
         lastByKey.getOrDefault(0, Map.of()).values().forEach(k -> k.timers().forEach(t -> out.add(t.toEpochMilli())));
         return out;
-    }
-
-    private static String bucket(int n) {
-        return n == 1 ? "1" : n <= 3 ? "2-3" : n <= 7 ? "4-7" : "8+";
     }
 
     @Override
@@ -300,12 +307,7 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
         return false;
     }
 
-    /** {@code [op N] }, {@code kind} and {@code detail}, as one feature name, built once per recorder. */
     private String name(int operator, String kind, String detail) {
-        return names.computeIfAbsent(new Name(operator, kind, detail), n -> prefix(operator) + kind + detail);
-    }
-
-    private static String prefix(int operator) {
-        return operator == 0 ? "" : "[op " + operator + "] ";
+        return names.name(operator, kind, detail);
     }
 }

@@ -30,6 +30,7 @@ import dev.twstester.sim.TwsSimulator;
 public final class PropertyTry {
     private final int index;
     private final GenScenario scenario;
+    private final FeatureNames names;
     private final List<CoverageRecorder<?, ?, ?>> recorders = new ArrayList<>();
     private final Set<String> labels = new LinkedHashSet<>();
     private Reached reached;
@@ -43,9 +44,10 @@ public final class PropertyTry {
     /** The labels and the features of a finished try. */
     private record Reached(Set<String> labels, Set<String> features) {}
 
-    PropertyTry(int index, GenScenario scenario) {
+    PropertyTry(int index, GenScenario scenario, FeatureNames names) {
         this.index = index;
         this.scenario = Objects.requireNonNull(scenario, "scenario must not be null");
+        this.names = names;
     }
 
     /** The try's index in the run, from 0 (-1 while the shrinker tries smaller scenarios). */
@@ -76,7 +78,7 @@ public final class PropertyTry {
      * ({@code TwsSimulator.builder(q).listener(t.listener(q))}). Every recorder's features count.
      */
     public <K, I, O> CoverageRecorder<K, I, O> listener(TwsQuery<K, I, O> query) {
-        CoverageRecorder<K, I, O> recorder = CoverageRecorder.of(query);
+        CoverageRecorder<K, I, O> recorder = CoverageRecorder.of(Objects.requireNonNull(query, "query must not be null"), names);
         recorders.add(recorder);
         return recorder;
     }
@@ -143,10 +145,12 @@ public final class PropertyTry {
     private Reached reached() {
         if (reached == null) {
             Set<String> userLabels = new LinkedHashSet<>(labels);
-            Set<String> builtIn = new LinkedHashSet<>();
+            Set<String> builtIn = recorders.size() == 1 ? recorders.get(0).features() : new LinkedHashSet<>();
             for (CoverageRecorder<?, ?, ?> r : recorders) {
-                userLabels.addAll(r.labels());
-                builtIn.addAll(r.features());
+                r.addLabelsTo(userLabels);
+                if (recorders.size() > 1) {
+                    builtIn.addAll(r.features());
+                }
             }
             reached = new Reached(userLabels, builtIn);
         }

@@ -27,12 +27,21 @@ final class StaticFeatures {
         }
     }
 
+    /** What the events so far had of one key: the last one's variant (-1 before the first), their count, the first one's time. */
+    private static final class PerKey {
+        private int lastVariant = -1;
+        private int events;
+        private final long firstTime;
+
+        PerKey(long firstTime) {
+            this.firstTime = firstTime;
+        }
+    }
+
     /** The features of {@code s}; {@code interesting} are the generator's interesting durations in ms. */
     static Set<Feature> of(GenScenario s, long[] interesting) {
         Set<Feature> f = new HashSet<>();
-        Map<String, Integer> lastVariant = new HashMap<>();
-        Map<String, Long> firstTime = new HashMap<>();
-        Map<String, Integer> perKey = new HashMap<>();
+        Map<String, PerKey> perKey = new HashMap<>();
         int previous = -1;
         long delay = s.watermarkDelay().map(d -> d.toMillis()).orElse(-1L);
         long maxTime = Long.MIN_VALUE;
@@ -46,14 +55,14 @@ final class StaticFeatures {
             }
             long batchMax = maxTime;
             for (GenEvent e : parts.rows()) {
-                Integer before = lastVariant.put(e.key(), e.variant());
-                f.add(new Feature("sequence", before == null ? -1 : before, e.variant()));
-                int n = perKey.merge(e.key(), 1, Integer::sum);
-                f.add(new Feature("count", Math.min(n, 5), 0));
-                Long first = firstTime.putIfAbsent(e.key(), e.eventTimeMs());
-                if (first != null) {
+                PerKey k = perKey.computeIfAbsent(e.key(), x -> new PerKey(e.eventTimeMs()));
+                f.add(new Feature("sequence", k.lastVariant, e.variant()));
+                k.lastVariant = e.variant();
+                k.events++;
+                f.add(new Feature("count", Math.min(k.events, 5), 0));
+                if (k.events > 1) {
                     for (long d : interesting) {
-                        f.add(new Feature("gap", d, Long.signum(e.eventTimeMs() - first - d)));
+                        f.add(new Feature("gap", d, Long.signum(e.eventTimeMs() - k.firstTime - d)));
                     }
                 }
                 if (delay >= 0 && maxTime != Long.MIN_VALUE && e.eventTimeMs() <= maxTime - delay) {

@@ -18,6 +18,8 @@ final class TryLoop {
     private final PrintStream out;
     private final Map<String, Integer> userCounts = new LinkedHashMap<>();
     private final Map<String, Integer> featureCounts = new HashMap<>();
+    /** The feature names of this run's tries, each built once. */
+    private final FeatureNames names = new FeatureNames();
 
     TryLoop(Property property, Shrinker shrinker, Steering steering, Generation generation, PrintStream out) {
         this.property = property;
@@ -33,7 +35,7 @@ final class TryLoop {
                 ? new Feedback(property.generator(), property::scenario, steering) : null;
         for (int i = 0; i < seeds.size(); i++) {
             GenScenario scenario = feedback == null ? property.scenario(seeds.get(i)) : feedback.next(i, seeds.get(i));
-            PropertyTry attempt = new PropertyTry(i, scenario);
+            PropertyTry attempt = new PropertyTry(i, scenario, names);
             if (feedback != null) {
                 attempt.offer(feedback.takeOffered());
             }
@@ -99,7 +101,7 @@ final class TryLoop {
         Map<GenScenario, String> messages = new HashMap<>();
         messages.put(original, message);
         ShrinkResult shrunk = shrinker.shrink(original, s -> {
-            Optional<String> m = evaluate(check, new PropertyTry(-1, s));
+            Optional<String> m = evaluate(check, new PropertyTry(-1, s, names));
             m.ifPresent(text -> messages.put(s, text));
             return m.isPresent();
         });
