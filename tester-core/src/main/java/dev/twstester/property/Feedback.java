@@ -89,6 +89,9 @@ final class Feedback {
     private GenScenario derive(Entry parent, SplittableRandom random) {
         GenScenario child = parent.scenario();
         boolean longer = freshTries > 0 && child.steps().size() * freshTries > freshSteps;
+        if (!longer && live.containsKey(parent) && random.nextBoolean()) {
+            return extend(child, parent.pendingTimers(), random);   // goes on from the parent's run: only the new steps cost
+        }
         if (parent.reachesTarget() && (longer || random.nextBoolean())) {
             // near the target at its size: one event changed, and one step fewer when longer than a plain try
             return rewrite(longer ? Mutations.dropSteps(child, random) : child, random);
@@ -232,6 +235,18 @@ final class Feedback {
             case 6 -> s.restartCount() > 0 ? gap(s, random) : Mutations.insertRestart(s, random);
             case 7 -> gap(s, random);
             case 8 -> Mutations.splice(s, s.steps().size(), fresh.apply(random.nextLong()), 0, true);
+            default -> pastTimer(s, timers.get(random.nextInt(timers.size())), random);
+        };
+    }
+
+    /** One edit of {@code s} that only adds steps at its end; {@code timers} are the timers its run left pending. */
+    private GenScenario extend(GenScenario s, List<Long> timers, SplittableRandom random) {
+        int choice = random.nextInt(timers.isEmpty() ? 4 : 6);
+        return switch (choice) {
+            case 0 -> repeatKey(s, random);
+            case 1 -> acrossDuration(s, random);
+            case 2 -> lateRow(s, random);
+            case 3 -> gap(s, random);
             default -> pastTimer(s, timers.get(random.nextInt(timers.size())), random);
         };
     }
