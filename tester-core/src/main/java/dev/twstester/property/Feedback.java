@@ -85,11 +85,15 @@ final class Feedback {
         return taken;
     }
 
-    /** A child of {@code parent}: one event changed in place, or steps dropped and edits made. */
+    /**
+     * A child of {@code parent}: steps added at its end when its run is at hand and it is no longer
+     * than a plain try (the child then goes on from that run); else one event changed in place, or
+     * steps dropped and edits made.
+     */
     private GenScenario derive(Entry parent, SplittableRandom random) {
         GenScenario child = parent.scenario();
         boolean longer = freshTries > 0 && child.steps().size() * freshTries > freshSteps;
-        if (!longer && live.containsKey(parent) && random.nextBoolean()) {
+        if (!longer && live.containsKey(parent)) {
             return extend(child, parent.pendingTimers(), random);   // goes on from the parent's run: only the new steps cost
         }
         if (parent.reachesTarget() && (longer || random.nextBoolean())) {
