@@ -17,11 +17,12 @@ import dev.twstester.samples.lockout.LockoutProperty;
  * machine). Each round runs every seed in both modes, one after the other and in turns (uniform
  * first for odd seeds, feedback first for even ones), so a slower or faster spell of the machine
  * weighs on both; the last line is the CPU per try of the rounds after the first third, summed,
- * feedback over uniform. The first argument is the number of rounds (default 30).
+ * feedback over uniform. The first argument is the number of rounds (default 30); the ratio falls
+ * for about 60 rounds while the JIT compiles the feedback's code, so 150 rounds give the warm cost.
  *
  * <pre>{@code
  * java $(cat cli/target/launcher/jvm-flags.txt) -cp samples/target/classes:$(cat /tmp/cp.txt) \
- *     dev.twstester.samples.bench.LockoutReachMain 45        # 45 rounds over base seeds 1 to 5
+ *     dev.twstester.samples.bench.LockoutReachMain 150       # 150 rounds over base seeds 1 to 5
  * }</pre>
  */
 public final class LockoutReachMain {
