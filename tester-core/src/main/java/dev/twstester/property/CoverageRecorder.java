@@ -57,7 +57,7 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     /** Handler kinds per key longer than this are cut, so the sequences stay a small set. */
     private static final int MAX_SEQUENCE = 8;
     /** The {@code keys:} features, for 1, 2 and 3 or more keys. */
-    private static final String[] KEYS = {"keys: 1", "keys: 2", "keys: 3+"};
+    private static final List<String> KEYS = List.of("keys: 1", "keys: 2", "keys: 3+");
 
     private final List<String> timeModes = new ArrayList<>();
     private final Set<String> features = new LinkedHashSet<>();
@@ -113,7 +113,7 @@ public final class CoverageRecorder<K, I, O> implements SimulatorListener<K, I, 
     public Set<String> features() {
         Set<String> all = new LinkedHashSet<>(features);
         if (!keys.isEmpty()) {
-            all.add(KEYS[Math.min(keys.size(), 3) - 1]);
+            all.add(KEYS.get(Math.min(keys.size(), 3) - 1));
         }
         if (!batches.isEmpty()) {
             int n = batches.size();
